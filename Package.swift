@@ -1,0 +1,48 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// MeshNode: a headless Linux relay node for RelayChat-style Bluetooth LE mesh chat.
+let package = Package(
+    name: "MeshNode",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "MeshNode", targets: ["MeshNode"]),
+        .executable(name: "meshnoded", targets: ["meshnoded"]),
+        .executable(name: "relayctl", targets: ["relayctl"]),
+        .executable(name: "meshbench", targets: ["meshbench"]),
+    ],
+    targets: [
+        // C system libraries (Debian: libdbus-1-dev, libssl-dev, libsystemd-dev).
+        .systemLibrary(name: "CDBus", path: "Sources/CDBus", pkgConfig: "dbus-1",
+                       providers: [.apt(["libdbus-1-dev"])]),
+        .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl",
+                       providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd",
+                       providers: [.apt(["libsystemd-dev"])]),
+
+        // Pure Swift libraries.
+        .target(name: "MeshProtocol"),
+        .target(name: "Fragmenter"),
+        .target(name: "MeshCrypto", dependencies: ["COpenSSL", "MeshProtocol"]),
+        .target(name: "Flooding", dependencies: ["MeshProtocol"]),
+        .target(name: "MeshNode", dependencies: ["MeshProtocol", "Fragmenter", "MeshCrypto", "Flooding"]),
+        .target(name: "MeshSim", dependencies: ["MeshNode"]),
+        .target(name: "GATTBridge", dependencies: ["CDBus", "MeshNode"]),
+        .target(name: "MeshService", dependencies: ["MeshNode", "GATTBridge", "CSystemd"]),
+
+        // Executables.
+        .executableTarget(name: "meshnoded", dependencies: ["MeshService"]),
+        .executableTarget(name: "relayctl", dependencies: ["MeshService"]),
+        .executableTarget(name: "meshbench", dependencies: ["MeshNode", "MeshSim", "MeshCrypto", "Fragmenter"]),
+
+        // Tests.
+        .testTarget(name: "MeshProtocolTests", dependencies: ["MeshProtocol"]),
+        .testTarget(name: "FragmenterTests", dependencies: ["Fragmenter"]),
+        .testTarget(name: "MeshCryptoTests", dependencies: ["MeshCrypto"]),
+        .testTarget(name: "FloodingTests", dependencies: ["Flooding"]),
+        .testTarget(name: "MeshNodeTests", dependencies: ["MeshNode", "MeshSim"]),
+        .testTarget(name: "GATTBridgeTests", dependencies: ["GATTBridge"]),
+        .testTarget(name: "MeshServiceTests", dependencies: ["MeshService"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

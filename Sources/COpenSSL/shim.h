@@ -1,0 +1,16 @@
+#ifndef MESHNODE_COPENSSL_SHIM_H
+#define MESHNODE_COPENSSL_SHIM_H
+#include <openssl/opensslv.h>
+#include <openssl/crypto.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/kdf.h>
+#include <openssl/core_names.h>
+#include <openssl/params.h>
+#include <openssl/param_build.h>
+#include <openssl/ec.h>
+#include <openssl/ecdsa.h>
+#include <openssl/bn.h>
+#include <openssl/rand.h>
+#include <openssl/x509.h>
+#endif
