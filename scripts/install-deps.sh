@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages MeshNode builds against, when any is missing.
+# Usage: scripts/install-deps.sh [extra-package ...]
+set -euo pipefail
+packages=(libdbus-1-dev libssl-dev libsystemd-dev pkg-config "$@")
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "meshnode: installing ${missing[*]}" >&2
+  sudo_cmd=()
+  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+if ! command -v swift >/dev/null 2>&1; then
+  for dir in /opt/swift/usr/bin /usr/share/swift/usr/bin; do
+    [ -x "$dir/swift" ] && export PATH="$dir:$PATH"
+  done
+fi
+command -v swift >/dev/null 2>&1 || {
+  echo "meshnode: a Swift 6 toolchain is required (swift.org/install, Debian 12 tarball)" >&2
+  exit 69
+}
