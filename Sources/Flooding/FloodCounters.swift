@@ -1,0 +1,58 @@
+import MeshProtocol
+
+/// Counters for one message kind.
+public struct KindCounters: Equatable, Sendable, Codable {
+    /// Envelopes received from neighbours (after the link seal opened).
+    public var received: UInt64 = 0
+    /// Envelopes delivered to this node (shown, or used for keys).
+    public var delivered: UInt64 = 0
+    /// Copies relayed on to neighbours.
+    public var relayed: UInt64 = 0
+    /// Copies this node originated and sent.
+    public var sent: UInt64 = 0
+    /// Dropped because the ID was already seen.
+    public var droppedSeen: UInt64 = 0
+    /// Dropped because the hop limit was spent.
+    public var droppedTTL: UInt64 = 0
+    /// Dropped because our own ID was on the route.
+    public var droppedLooped: UInt64 = 0
+    /// Dropped because a signature or key check failed.
+    public var droppedUnverifiable: UInt64 = 0
+    /// Dropped because it did not decode.
+    public var droppedMalformed: UInt64 = 0
+
+    /// Creates zeroed counters.
+    public init() {}
+
+    /// Counts one drop for `reason`.
+    public mutating func countDrop(_ reason: DropReason) {
+        switch reason {
+        case .seen: droppedSeen += 1
+        case .ttlSpent: droppedTTL += 1
+        case .looped: droppedLooped += 1
+        }
+    }
+
+    /// The counters by name, for reports.
+    public var named: [String: UInt64] {
+        [
+            "received": received, "delivered": delivered, "relayed": relayed, "sent": sent,
+            "dropped_seen": droppedSeen, "dropped_ttl": droppedTTL, "dropped_looped": droppedLooped,
+            "dropped_unverifiable": droppedUnverifiable, "dropped_malformed": droppedMalformed,
+        ]
+    }
+}
+
+/// Counters for every kind.
+public struct FloodCounters: Equatable, Sendable {
+    private var byKind: [MessageKind: KindCounters] = [:]
+
+    /// Creates zeroed counters.
+    public init() {}
+
+    /// The counters of one kind.
+    public subscript(kind: MessageKind) -> KindCounters {
+        get { byKind[kind] ?? KindCounters() }
+        set { byKind[kind] = newValue }
+    }
+}

@@ -1,0 +1,52 @@
+import MeshProtocol
+
+/// The RelayChat flooding rules as a value: seen cache, loop check, per-kind hop limits.
+///
+/// It never touches a link: callers give it the envelope, the neighbour it came from and
+/// the current neighbour set (all as node IDs, one ID space), and act on the decision.
+public struct FloodRouter: Sendable {
+    /// This node's persistent ID.
+    public let localNode: NodeID
+    /// The per-kind hop limits.
+    public var hopLimits: HopLimits
+    /// Message IDs already accepted or originated.
+    public private(set) var seen: SeenCache
+
+    /// Creates a router.
+    public init(localNode: NodeID, hopLimits: HopLimits = .relayChatDefaults, seen: SeenCache = SeenCache()) {
+        self.localNode = localNode
+        self.hopLimits = hopLimits
+        self.seen = seen
+    }
+
+    /// Records a message this node originates, so an echo of it is dropped as seen.
+    public mutating func recordOriginated(_ id: MessageID, now: Duration) {
+        seen.insert(id, now: now)
+    }
+
+    /// Applies the rules to an envelope received from neighbour `sender`.
+    ///
+    /// Order: seen → looped → hop limit. An accepted envelope's ID enters the seen cache;
+    /// a dropped one does not, so a copy that arrives later by a shorter path still counts.
+    public mutating func receive(
+        _ envelope: Envelope, from sender: NodeID, neighbours: some Collection<NodeID>, now: Duration
+    ) -> RelayDecision {
+        if seen.contains(envelope.messageID, now: now) { return .drop(.seen) }
+        if envelope.origin == localNode || envelope.route.contains(localNode) { return .drop(.looped) }
+        guard hopLimits.accepts(envelope.kind, hops: envelope.hops) else { return .drop(.ttlSpent) }
+        seen.insert(envelope.messageID, now: now)
+
+        let deliver = envelope.destination == nil || envelope.destination == localNode
+        guard envelope.destination != localNode,
+            hopLimits.allowsRelay(envelope.kind, receivedHops: envelope.hops),
+            envelope.route.count < Envelope.maxRouteLength
+        else { return .accept(deliver: deliver, relay: nil) }
+
+        var relayed = envelope
+        relayed.hops += 1
+        relayed.route.append(localNode)
+        let excluded = Set(envelope.route).union([sender, envelope.origin])
+        let targets = neighbours.filter { !excluded.contains($0) }.sorted()
+        return .accept(deliver: deliver, relay: targets.isEmpty ? nil : RelayPlan(envelope: relayed, targets: targets))
+    }
+}

@@ -1,0 +1,91 @@
+import MeshProtocol
+
+/// A bounded cache of recently seen message IDs with expiry.
+///
+/// Insert and lookup are O(1). Entries live in a ring in insertion order; because every
+/// entry lives equally long, the oldest entry is both the first to expire and the one
+/// evicted when the cache is full. Memory: the ring holds `capacity` 24-byte slots and
+/// the index holds up to `capacity` 16-byte keys with 8-byte values, about 3.1 MiB for
+/// the default 65,536 IDs (see docs/PROTOCOL.md).
+public struct SeenCache: Sendable {
+    /// A message ID folded into two machine words, so entries need no heap storage.
+    struct Key: Hashable, Sendable {
+        var high: UInt64
+        var low: UInt64
+
+        init(_ id: MessageID) {
+            var high: UInt64 = 0
+            var low: UInt64 = 0
+            for index in 0..<8 { high = high << 8 | UInt64(id.bytes[index]) }
+            for index in 8..<16 { low = low << 8 | UInt64(id.bytes[index]) }
+            self.high = high
+            self.low = low
+        }
+    }
+
+    private struct Slot: Sendable {
+        var key: Key
+        var expiresAt: Duration
+    }
+
+    /// The most IDs held at once.
+    public let capacity: Int
+    /// How long an ID is remembered.
+    public let lifetime: Duration
+
+    private var ring: [Slot?]
+    private var head = 0  // index of the oldest slot
+    private var count = 0
+    private var index: [Key: Duration] = [:]
+    /// IDs evicted before they expired because the cache was full.
+    public private(set) var evictions: UInt64 = 0
+
+    /// Creates an empty cache.
+    public init(capacity: Int = 65_536, lifetime: Duration = .seconds(600)) {
+        self.capacity = max(1, capacity)
+        self.lifetime = lifetime
+        self.ring = Array(repeating: nil, count: self.capacity)
+        self.index.reserveCapacity(self.capacity)
+    }
+
+    /// How many IDs are held.
+    public var size: Int { count }
+
+    /// True when `id` was inserted and has not expired at `now`.
+    public func contains(_ id: MessageID, now: Duration) -> Bool {
+        guard let expiry = index[Key(id)] else { return false }
+        return expiry > now
+    }
+
+    /// Records `id` as seen at `now`; returns false when it was already present.
+    @discardableResult
+    public mutating func insert(_ id: MessageID, now: Duration) -> Bool {
+        expire(now: now)
+        let key = Key(id)
+        if let expiry = index[key], expiry > now { return false }
+        if count == capacity {
+            removeOldest()
+            evictions += 1
+        }
+        let expiresAt = now + lifetime
+        ring[(head + count) % capacity] = Slot(key: key, expiresAt: expiresAt)
+        count += 1
+        index[key] = expiresAt
+        return true
+    }
+
+    /// Forgets every ID that has expired at `now`.
+    public mutating func expire(now: Duration) {
+        while count > 0, let oldest = ring[head], oldest.expiresAt <= now {
+            removeOldest()
+        }
+    }
+
+    private mutating func removeOldest() {
+        guard let oldest = ring[head] else { return }
+        if index[oldest.key] == oldest.expiresAt { index[oldest.key] = nil }
+        ring[head] = nil
+        head = (head + 1) % capacity
+        count -= 1
+    }
+}

@@ -1,0 +1,36 @@
+import MeshProtocol
+import Testing
+@testable import Flooding
+
+private func messageID(_ value: UInt64) -> MessageID {
+    try! MessageID(bytes: (0..<16).map { UInt8(truncatingIfNeeded: value >> (UInt64($0 % 8) * 8)) ^ UInt8($0 / 8) })
+}
+
+@Test("Capacity is a hard bound and the oldest ID goes first", arguments: [1, 2, 16, 1000])
+func capacityBound(capacity: Int) {
+    var cache = SeenCache(capacity: capacity, lifetime: .seconds(600))
+    for value in 0..<UInt64(capacity * 3) {
+        let inserted = cache.insert(messageID(value), now: .milliseconds(Int64(value)))
+        #expect(inserted)
+        #expect(cache.size <= capacity)
+    }
+    let newest = UInt64(capacity * 3 - 1)
+    #expect(cache.contains(messageID(newest), now: .seconds(1)))
+    #expect(!cache.contains(messageID(newest - UInt64(capacity)), now: .seconds(1)))
+    #expect(cache.evictions == UInt64(capacity * 2))
+}
+
+@Test("Entries expire after their lifetime")
+func expiry() {
+    var cache = SeenCache(capacity: 10, lifetime: .seconds(10))
+    cache.insert(messageID(1), now: .seconds(0))
+    cache.insert(messageID(2), now: .seconds(5))
+    let again = cache.insert(messageID(1), now: .seconds(9))
+    #expect(!again)
+    cache.expire(now: .seconds(10))
+    #expect(cache.size == 1)
+    #expect(!cache.contains(messageID(1), now: .seconds(10)))
+    #expect(cache.contains(messageID(2), now: .seconds(10)))
+    let afterExpiry = cache.insert(messageID(1), now: .seconds(12))
+    #expect(afterExpiry)
+}
