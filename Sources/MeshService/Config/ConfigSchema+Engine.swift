@@ -1,0 +1,70 @@
+extension ConfigSchema {
+    /// `[relay]`, `[timers]`, `[seen]`, `[fragments]` and `[crypto]`.
+    static let engineOptions: [ConfigOption] = relayOptions + timerOptions + cacheOptions
+
+    private static func ttl(
+        _ key: String, _ what: String, _ path: WritableKeyPath<RelaySettings, UInt8> & Sendable
+    ) -> ConfigOption {
+        ConfigOption(
+            section: "relay", key: "ttl.\(key)", alias: nil, valueHint: "HOPS",
+            summary: "hop limit of \(what)",
+            apply: { config, text throws(InvalidValue) in config.relay[keyPath: path] = try ConfigValue.integer(text, in: 0...16) },
+            render: { String($0.relay[keyPath: path]) })
+    }
+
+    private static func duration(
+        _ section: String, _ key: String, _ summary: String, _ range: ClosedRange<Duration>,
+        _ path: WritableKeyPath<DaemonConfig, Duration> & Sendable
+    ) -> ConfigOption {
+        ConfigOption(
+            section: section, key: key, alias: nil, valueHint: "DURATION", summary: summary,
+            apply: { config, text throws(InvalidValue) in config[keyPath: path] = try ConfigValue.duration(text, in: range) },
+            render: { ConfigValue.format($0[keyPath: path]) })
+    }
+
+    private static func count(
+        _ section: String, _ key: String, _ summary: String, _ range: ClosedRange<Int>,
+        _ path: WritableKeyPath<DaemonConfig, Int> & Sendable
+    ) -> ConfigOption {
+        ConfigOption(
+            section: section, key: key, alias: nil, valueHint: "COUNT", summary: summary,
+            apply: { config, text throws(InvalidValue) in config[keyPath: path] = try ConfigValue.integer(text, in: range) },
+            render: { String($0[keyPath: path]) })
+    }
+
+    private static let relayOptions: [ConfigOption] = [
+        ttl("message", "chat messages", \.ttlMessage),
+        ttl("join", "join notices", \.ttlJoin),
+        ttl("heartbeat", "heartbeats (0: neighbours only)", \.ttlHeartbeat),
+        ttl("key_exchange", "key exchanges (0: never relayed)", \.ttlKeyExchange),
+        ttl("profile", "profiles (0: never relayed)", \.ttlProfile),
+    ]
+
+    private static let timerOptions: [ConfigOption] = [
+        duration("timers", "heartbeat_interval", "heartbeat period to each neighbour",
+                 .seconds(1)...(.seconds(3600)), \.timers.heartbeatInterval),
+        duration("timers", "departure_grace", "silence after which a neighbour counts as gone",
+                 .seconds(1)...(.seconds(86_400)), \.timers.departureGrace),
+        duration("timers", "handshake_timeout", "time a new link has to finish its key exchange",
+                 .milliseconds(100)...(.seconds(300)), \.timers.handshakeTimeout),
+        duration("timers", "rekey_interval", "link key lifetime",
+                 .seconds(60)...(.seconds(7 * 86_400)), \.timers.rekeyInterval),
+    ]
+
+    private static let cacheOptions: [ConfigOption] = [
+        count("seen", "capacity", "most message IDs remembered", 1024...1_048_576, \.seen.capacity),
+        duration("seen", "expiry", "how long a message ID is remembered",
+                 .seconds(10)...(.seconds(86_400)), \.seen.expiry),
+        duration("fragments", "timeout", "how long a partial message waits for its next fragment",
+                 .milliseconds(100)...(.seconds(300)), \.fragments.timeout),
+        count("fragments", "max_message", "largest reassembled message in bytes",
+              1024...1_048_576, \.fragments.maxMessage),
+        count("fragments", "max_transfers_per_link", "most partial messages at once per link",
+              1...1024, \.fragments.maxTransfersPerLink),
+        ConfigOption(
+            section: "crypto", key: "padding", alias: nil, valueHint: "BOOL",
+            summary: "pad sealed payloads to hide their length",
+            apply: { config, text throws(InvalidValue) in config.crypto.padding = try ConfigValue.bool(text) },
+            render: { String($0.crypto.padding) }),
+    ]
+}

@@ -1,0 +1,68 @@
+import MeshProtocol
+
+/// `[relay]` settings: how many times each kind of envelope is relayed.
+public struct RelaySettings: Equatable, Sendable {
+    /// Hop limit of chat messages.
+    public var ttlMessage: UInt8 = 3
+    /// Hop limit of join notices.
+    public var ttlJoin: UInt8 = 2
+    /// Hop limit of heartbeats (0: direct neighbours only).
+    public var ttlHeartbeat: UInt8 = 0
+    /// Hop limit of key exchanges (0: never relayed).
+    public var ttlKeyExchange: UInt8 = 0
+    /// Hop limit of profiles (0: never relayed).
+    public var ttlProfile: UInt8 = 0
+
+    /// Creates the defaults.
+    public init() {}
+
+    /// The hop limit for one kind of envelope.
+    public func ttl(for kind: MessageKind) -> UInt8 {
+        switch kind {
+        case .message: ttlMessage
+        case .joinNotice: ttlJoin
+        case .heartbeat: ttlHeartbeat
+        case .keyExchange: ttlKeyExchange
+        case .profile: ttlProfile
+        }
+    }
+}
+
+/// `[timers]` settings.
+public struct TimerSettings: Equatable, Sendable {
+    /// How often a heartbeat goes to each neighbour.
+    public var heartbeatInterval = Duration.seconds(10)
+    /// How long a silent neighbour is kept before it counts as gone.
+    public var departureGrace = Duration.seconds(30)
+    /// How long a link may take to finish its key exchange.
+    public var handshakeTimeout = Duration.seconds(10)
+    /// How often link keys are renewed.
+    public var rekeyInterval = Duration.seconds(3600)
+
+    /// Creates the defaults.
+    public init() {}
+}
+
+/// `[seen]` settings for the seen-message-ID cache.
+public struct SeenSettings: Equatable, Sendable {
+    /// The most message IDs remembered.
+    public var capacity = 65_536
+    /// How long a message ID is remembered.
+    public var expiry = Duration.seconds(600)
+
+    /// Creates the defaults.
+    public init() {}
+}
+
+/// `[fragments]` settings for reassembly.
+public struct FragmentSettings: Equatable, Sendable {
+    /// How long a partial message waits for its next fragment.
+    public var timeout = Duration.seconds(10)
+    /// The largest reassembled message, in bytes.
+    public var maxMessage = 65_536
+    /// The most partial messages at once on one link.
+    public var maxTransfersPerLink = 32
+
+    /// Creates the defaults.
+    public init() {}
+}

@@ -1,0 +1,14 @@
+extension DaemonConfig {
+    /// The configuration as meshnoded.conf text, every key present; parsing it gives this value back.
+    public func rendered() -> String {
+        var lines: [String] = []
+        for section in ConfigSchema.sections {
+            if !lines.isEmpty { lines.append("") }
+            lines.append("[\(section)]")
+            for option in ConfigSchema.options where option.section == section {
+                lines.append("\(option.key) = \(option.render(self))")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
