@@ -62,6 +62,20 @@ public struct MessageID: Hashable, Sendable, CustomStringConvertible {
         try self.init(bytes: reader.readBytes(Self.byteCount))
     }
 
+    /// Draws a random message ID from `generator`.
+    public init(random generator: inout some RandomNumberGenerator) {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Self.byteCount)
+        for _ in 0..<Self.byteCount / 8 {
+            var word = generator.next()
+            for _ in 0..<8 {
+                bytes.append(UInt8(truncatingIfNeeded: word))
+                word >>= 8
+            }
+        }
+        self.bytes = bytes
+    }
+
     /// Parses 32 hexadecimal characters.
     public init?(hex: String) {
         guard let bytes = Hex.decode(hex), bytes.count == Self.byteCount else { return nil }

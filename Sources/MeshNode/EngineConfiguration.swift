@@ -1,0 +1,78 @@
+import Flooding
+import MeshProtocol
+
+/// Everything the engine can be tuned with; defaults follow docs/PROTOCOL.md.
+public struct EngineConfiguration: Sendable {
+    /// The name people see.
+    public var displayName: String
+    /// A one-emoji icon.
+    public var icon: String
+    /// What this node is.
+    public var role: NodeRole
+    /// Per-kind hop limits.
+    public var hopLimits: HopLimits
+    /// How often a heartbeat goes to each neighbour.
+    public var heartbeatInterval: Duration
+    /// How long a neighbour may be silent, or without links, before it departs.
+    public var departureGrace: Duration
+    /// How long a new link may take to produce a valid profile before it is closed.
+    public var handshakeTimeout: Duration
+    /// The fewest time between two of our own join notices (later ones are coalesced).
+    public var joinNoticeInterval: Duration
+    /// How many IDs the seen cache holds.
+    public var seenCapacity: Int
+    /// How long the seen cache remembers an ID.
+    public var seenLifetime: Duration
+    /// How long remote nodes learned from join notices are remembered.
+    public var knownNodeLifetime: Duration
+    /// The most remote nodes remembered.
+    public var maxKnownNodes: Int
+    /// Whether plaintexts are padded to size buckets before sealing.
+    public var padding: Bool
+    /// Messages sealed on one link key before a new key exchange.
+    public var rekeyAfterMessages: UInt64
+    /// Age of a link key before a new key exchange.
+    public var rekeyInterval: Duration
+    /// The guard interval of the key exchange ("do not send again within").
+    public var keyExchangeGuard: Duration
+    /// Node IDs this node refuses as neighbours (empty: none).
+    public var deniedNodes: Set<NodeID>
+    /// When not empty, the only node IDs accepted as neighbours.
+    public var allowedNodes: Set<NodeID>
+
+    /// Creates a configuration with the documented defaults.
+    public init(
+        displayName: String = "MeshNode relay", icon: String = "📡", role: NodeRole = .relay,
+        hopLimits: HopLimits = .relayChatDefaults, heartbeatInterval: Duration = .seconds(10),
+        departureGrace: Duration = .seconds(30), handshakeTimeout: Duration = .seconds(10),
+        joinNoticeInterval: Duration = .seconds(5), seenCapacity: Int = 65_536,
+        seenLifetime: Duration = .seconds(600), knownNodeLifetime: Duration = .seconds(1800),
+        maxKnownNodes: Int = 4096, padding: Bool = true, rekeyAfterMessages: UInt64 = 10_000,
+        rekeyInterval: Duration = .seconds(3600), keyExchangeGuard: Duration = .seconds(2),
+        deniedNodes: Set<NodeID> = [], allowedNodes: Set<NodeID> = []
+    ) {
+        self.displayName = displayName
+        self.icon = icon
+        self.role = role
+        self.hopLimits = hopLimits
+        self.heartbeatInterval = heartbeatInterval
+        self.departureGrace = departureGrace
+        self.handshakeTimeout = handshakeTimeout
+        self.joinNoticeInterval = joinNoticeInterval
+        self.seenCapacity = seenCapacity
+        self.seenLifetime = seenLifetime
+        self.knownNodeLifetime = knownNodeLifetime
+        self.maxKnownNodes = maxKnownNodes
+        self.padding = padding
+        self.rekeyAfterMessages = rekeyAfterMessages
+        self.rekeyInterval = rekeyInterval
+        self.keyExchangeGuard = keyExchangeGuard
+        self.deniedNodes = deniedNodes
+        self.allowedNodes = allowedNodes
+    }
+
+    /// True when `node` may be a neighbour under the allow and deny lists.
+    public func permits(_ node: NodeID) -> Bool {
+        !deniedNodes.contains(node) && (allowedNodes.isEmpty || allowedNodes.contains(node))
+    }
+}

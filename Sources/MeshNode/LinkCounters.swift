@@ -1,0 +1,45 @@
+/// Counters of links, handshakes and link seals.
+public struct LinkCounters: Equatable, Sendable {
+    /// Links that came up.
+    public var linksUp: UInt64 = 0
+    /// Links that went down.
+    public var linksDown: UInt64 = 0
+    /// Key exchanges completed.
+    public var keyExchanges: UInt64 = 0
+    /// Key exchange messages that failed to decode or verify.
+    public var keyExchangeFailures: UInt64 = 0
+    /// Links closed because no valid profile came within the handshake timeout.
+    public var handshakeTimeouts: UInt64 = 0
+    /// Neighbours that departed after their grace.
+    public var departures: UInt64 = 0
+    /// Links refused by the allow or deny list.
+    public var refused: UInt64 = 0
+    /// Link packets that failed to open (wrong key, altered bytes).
+    public var sealFailures: UInt64 = 0
+    /// Link packets dropped as replays.
+    public var replays: UInt64 = 0
+    /// Frames that arrived before the link had keys.
+    public var unkeyedFrames: UInt64 = 0
+    /// Frames the transport would not take (queue full or link gone).
+    public var sendFailures: UInt64 = 0
+    /// Messages that could not be split for a link's MTU.
+    public var splitFailures: UInt64 = 0
+    /// Direct messages that could not be opened at their destination.
+    public var innerSealFailures: UInt64 = 0
+    /// Re-keys started because a key reached its message count or age.
+    public var rekeys: UInt64 = 0
+
+    /// Creates zeroed counters.
+    public init() {}
+
+    /// The counters by name, for reports.
+    public var named: [String: UInt64] {
+        [
+            "links_up": linksUp, "links_down": linksDown, "key_exchanges": keyExchanges,
+            "key_exchange_failures": keyExchangeFailures, "handshake_timeouts": handshakeTimeouts,
+            "departures": departures, "refused": refused, "seal_failures": sealFailures, "replays": replays,
+            "unkeyed_frames": unkeyedFrames, "send_failures": sendFailures, "split_failures": splitFailures,
+            "inner_seal_failures": innerSealFailures, "rekeys": rekeys,
+        ]
+    }
+}

@@ -1,0 +1,150 @@
+import Flooding
+import Fragmenter
+import MeshCrypto
+import MeshProtocol
+
+extension MeshEngine {
+    func linkUp(_ info: LinkInfo, now: Duration) {
+        if links[info.id] != nil { linkDown(info.id, now: now) }
+        linkCounters.linksUp += 1
+        let handshake = LinkHandshake(
+            identity: identity,
+            configuration: LinkHandshakeConfiguration(
+                guardInterval: configuration.keyExchangeGuard, rekeyAfterMessages: configuration.rekeyAfterMessages,
+                rekeyInterval: configuration.rekeyInterval))
+        let sender = FrameSender(limits: fragmenterLimits, random: SplitMix64(seed: random.next()))
+        links[info.id] = LinkState(info: info, openedAt: now, handshake: handshake, sender: sender)
+        startKeyExchange(on: info.id, now: now)
+    }
+
+    func linkDown(_ link: LinkID, now: Duration) {
+        guard links.removeValue(forKey: link) != nil else { return }
+        linkCounters.linksDown += 1
+        reassemblers.removeLink(link)
+        _ = peers.detach(link, now: now)
+    }
+
+    /// Starts (or restarts, for a re-key) the key exchange on a link.
+    func startKeyExchange(on link: LinkID, now: Duration) {
+        guard var state = links[link] else { return }
+        let message = state.handshake.start(now: now)
+        links[link] = state
+        if let message { sendKeyExchange(message, on: link, now: now) }
+    }
+
+    func sendKeyExchange(_ message: KeyExchangeMessage, on link: LinkID, now: Duration) {
+        let envelope = Envelope(
+            kind: .keyExchange, messageID: newMessageID(), origin: nodeID, route: [nodeID],
+            timestamp: timestamp(at: now), payload: message.encoded())
+        kindCounters[.keyExchange].sent += 1
+        sendFrames(of: envelope.encoded(), kind: .keyExchange, on: link, now: now)
+    }
+
+    func frameReceived(_ frame: [UInt8], on link: LinkID, now: Duration) {
+        guard links[link] != nil else { return }
+        let result: ReassemblyResult
+        do {
+            result = try reassemblers.receive(frame, on: link, now: now)
+        } catch {
+            emit(.dropped(nil, kind: frame.first.flatMap(MessageKind.init(rawValue:)), reason: "fragment: \(error)", link: link))
+            return
+        }
+        guard case .complete(let kindByte, _, let message) = result else { return }
+        guard let kind = MessageKind(rawValue: kindByte) else {
+            emit(.dropped(nil, kind: nil, reason: "unknown kind \(kindByte)", link: link))
+            return
+        }
+        if kind == .keyExchange {
+            receiveKeyExchange(message, on: link, now: now)
+        } else {
+            receiveSealed(message, kind: kind, on: link, now: now)
+        }
+    }
+
+    private func receiveKeyExchange(_ bytes: [UInt8], on link: LinkID, now: Duration) {
+        kindCounters[.keyExchange].received += 1
+        guard var state = links[link] else { return }
+        let message: KeyExchangeMessage
+        do {
+            let envelope = try Envelope(decoding: bytes)
+            guard envelope.kind == .keyExchange, envelope.hops == 0 else { throw WireError.invalidField("kind") }
+            message = try KeyExchangeMessage(decoding: envelope.payload)
+            guard message.senderNodeID == envelope.origin else { throw WireError.invalidField("origin") }
+        } catch {
+            kindCounters[.keyExchange].droppedMalformed += 1
+            linkCounters.keyExchangeFailures += 1
+            emit(.dropped(nil, kind: .keyExchange, reason: "key exchange: \(error)", link: link))
+            return
+        }
+        let peer = message.senderNodeID
+        guard configuration.permits(peer), peer != nodeID else {
+            linkCounters.refused += 1
+            emit(.refused(link, peer: peer))
+            links[link] = nil
+            reassemblers.removeLink(link)
+            actions.append(.disconnect(link))
+            return
+        }
+        do {
+            let (reply, keys) = try state.handshake.receive(message, now: now)
+            if let previous = state.peer, previous != peer {
+                _ = peers.detach(link, now: now)
+                state.phase = .keyExchange
+                state.peerProfile = nil
+            }
+            state.previousSession = state.session
+            state.session = LinkSession(keys: keys, padding: configuration.padding)
+            state.keyedAt = now
+            state.peer = peer
+            let firstKeys = state.phase == .keyExchange
+            if firstKeys { state.phase = .awaitingProfile }
+            links[link] = state
+            kindCounters[.keyExchange].delivered += 1
+            linkCounters.keyExchanges += 1
+            if let reply { sendKeyExchange(reply, on: link, now: now) }
+            emit(.linkKeyed(link, peer: peer))
+            if firstKeys { sendProfile(on: link, now: now) }
+        } catch {
+            kindCounters[.keyExchange].droppedUnverifiable += 1
+            linkCounters.keyExchangeFailures += 1
+            emit(.dropped(nil, kind: .keyExchange, reason: "key exchange: \(error)", link: link))
+        }
+    }
+
+    private func receiveSealed(_ packet: [UInt8], kind: MessageKind, on link: LinkID, now: Duration) {
+        guard var state = links[link], state.session != nil else {
+            linkCounters.unkeyedFrames += 1
+            emit(.dropped(nil, kind: kind, reason: "no link key yet", link: link))
+            return
+        }
+        let opened: (MessageID, [UInt8])
+        do {
+            opened = try state.session!.open(kind: kind, packet: packet)
+        } catch let error {
+            if var previous = state.previousSession, let fallback = try? previous.open(kind: kind, packet: packet) {
+                state.previousSession = previous
+                opened = fallback
+            } else {
+                if case .replay = error { linkCounters.replays += 1 } else { linkCounters.sealFailures += 1 }
+                links[link] = state
+                emit(.dropped(nil, kind: kind, reason: "link seal: \(error)", link: link))
+                return
+            }
+        }
+        links[link] = state
+        let envelope: Envelope
+        do {
+            envelope = try Envelope(decoding: opened.1)
+            guard envelope.kind == kind, envelope.messageID == opened.0 else {
+                throw WireError.invalidField("kind or message ID differs from the link packet")
+            }
+        } catch {
+            kindCounters[kind].droppedMalformed += 1
+            emit(.dropped(opened.0, kind: kind, reason: "envelope: \(error)", link: link))
+            return
+        }
+        kindCounters[kind].received += 1
+        if let peer = state.peer { peers.heard(peer, now: now) }
+        receiveEnvelope(envelope, on: link, now: now)
+    }
+}

@@ -1,0 +1,140 @@
+import Flooding
+import MeshCrypto
+import MeshProtocol
+
+extension MeshEngine {
+    /// Handles an envelope that came out of a link seal on `link`.
+    func receiveEnvelope(_ envelope: Envelope, on link: LinkID, now: Duration) {
+        guard let state = links[link], let sender = state.peer else { return }
+        switch envelope.kind {
+        case .profile:
+            receiveProfile(envelope, from: sender, on: link, now: now)
+        case .heartbeat:
+            guard state.phase == .ready, envelope.hops == 0, envelope.origin == sender else {
+                drop(envelope, reason: "heartbeat not from the link's neighbour", on: link, counter: \.droppedUnverifiable)
+                return
+            }
+            kindCounters[.heartbeat].delivered += 1
+        case .keyExchange:
+            drop(envelope, reason: "sealed key exchange", on: link, counter: \.droppedMalformed)
+        case .message, .joinNotice:
+            guard state.phase == .ready else {
+                drop(envelope, reason: "link not ready", on: link, counter: \.droppedUnverifiable)
+                return
+            }
+            flood(envelope, from: sender, on: link, now: now)
+        }
+    }
+
+    private func drop(_ envelope: Envelope, reason: String, on link: LinkID, counter: WritableKeyPath<KindCounters, UInt64>) {
+        kindCounters[envelope.kind][keyPath: counter] += 1
+        emit(.dropped(envelope.messageID, kind: envelope.kind, reason: reason, link: link))
+    }
+
+    private func receiveProfile(_ envelope: Envelope, from sender: NodeID, on link: LinkID, now: Duration) {
+        let profile: Profile
+        do {
+            profile = try ProfileVerifier.verify(envelope)
+            guard profile.nodeID == sender, envelope.hops == 0 else { throw WireError.invalidField("profile sender") }
+        } catch {
+            drop(envelope, reason: "profile: \(error)", on: link, counter: \.droppedUnverifiable)
+            return
+        }
+        kindCounters[.profile].delivered += 1
+        profiles[sender] = profile
+        guard let role = links[link]?.info.role else { return }
+        links[link]?.phase = .ready
+        links[link]?.peerProfile = profile
+        switch peers.attach(link, role: role, to: sender, now: now) {
+        case .newNeighbour:
+            emit(.neighbourJoined(profile))
+            joinNoticePending = true
+        case .returned:
+            emit(.neighbourReturned(sender))
+        case .additionalLink:
+            break
+        }
+    }
+
+    /// Applies the relay rules to a message or join notice, verifying before delivery.
+    private func flood(_ envelope: Envelope, from sender: NodeID, on link: LinkID, now: Duration) {
+        // Check what can be checked before relaying: a signature that fails is never spread.
+        let verified: Verified
+        do {
+            verified = try verify(envelope)
+        } catch {
+            drop(envelope, reason: "\(error)", on: link, counter: \.droppedUnverifiable)
+            return
+        }
+        let decision = router.receive(envelope, from: sender, neighbours: readyNeighbours(), now: now)
+        switch decision {
+        case .drop(let reason):
+            kindCounters[envelope.kind].countDrop(reason)
+            if reason == .seen { scheduler.heard(envelope.messageID, from: sender, now: now) }
+            emit(.dropped(envelope.messageID, kind: envelope.kind, reason: reason.rawValue, link: link))
+        case .accept(let deliver, let relay):
+            if deliver { self.deliver(envelope, verified: verified, on: link, now: now) }
+            if let relay { scheduler.schedule(relay, now: now) }
+            flushRelays(now: now)
+        }
+    }
+
+    /// Sends every relay the scheduler says is due.
+    func flushRelays(now: Duration) {
+        for scheduled in scheduler.due(now: now) {
+            let plan = scheduled.plan
+            var count = 0
+            for target in plan.targets where sendEnvelope(plan.envelope, to: target, now: now) { count += 1 }
+            kindCounters[plan.envelope.kind].relayed += UInt64(count)
+            emit(.relayed(
+                plan.envelope.messageID, kind: plan.envelope.kind, hops: plan.envelope.hops, count: count,
+                opaque: plan.envelope.isInnerSealed))
+        }
+    }
+
+    private func deliver(_ envelope: Envelope, verified: Verified, on link: LinkID, now: Duration) {
+        switch verified {
+        case .joinNotice(let profile):
+            kindCounters[.joinNotice].delivered += 1
+            knownNodes.record(profile.nodeID, entry: KnownNodes.Entry(
+                profile: profile, agreementKey: profile.agreementKey, signingKey: profile.signingKey,
+                hops: envelope.hops &+ 1, lastHeard: now))
+            emit(.nodeLearned(profile, hops: envelope.hops &+ 1))
+        case .broadcast(let body, let keys):
+            learn(envelope, keys: keys, now: now)
+            kindCounters[.message].delivered += 1
+            emitDelivered(envelope, text: body.text)
+        case .sealedForSomeoneElse:
+            break
+        case .sealedForUs:
+            do {
+                let plaintext = try InnerSeal.open(
+                    envelope.payload, identity: identity, origin: envelope.origin, destination: nodeID,
+                    messageID: envelope.messageID, kind: .message)
+                let body = try ChatBody(decoding: plaintext)
+                let keys = try OriginKeys(body: body, origin: envelope.origin)
+                guard EnvelopeSigner.isValid(envelope, signingKey: keys.signing) else {
+                    throw VerificationFailure.badSignature
+                }
+                learn(envelope, keys: keys, now: now)
+                kindCounters[.message].delivered += 1
+                emitDelivered(envelope, text: body.text)
+            } catch {
+                linkCounters.innerSealFailures += 1
+                drop(envelope, reason: "direct message: \(error)", on: link, counter: \.droppedUnverifiable)
+            }
+        }
+    }
+
+    private func learn(_ envelope: Envelope, keys: OriginKeys, now: Duration) {
+        knownNodes.record(envelope.origin, entry: KnownNodes.Entry(
+            profile: nil, agreementKey: keys.agreement.x963, signingKey: keys.signing.x963,
+            hops: envelope.hops &+ 1, lastHeard: now))
+    }
+
+    private func emitDelivered(_ envelope: Envelope, text: String) {
+        emit(.delivered(DeliveredMessage(
+            messageID: envelope.messageID, origin: envelope.origin, destination: envelope.destination,
+            hops: envelope.hops, timestamp: envelope.timestamp, text: text)))
+    }
+}

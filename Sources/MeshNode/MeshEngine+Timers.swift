@@ -1,0 +1,78 @@
+import Flooding
+import MeshProtocol
+
+extension MeshEngine {
+    /// Runs every timer due at `now`: handshake timeouts, heartbeats, departures, re-keys,
+    /// coalesced join notices, scheduled relays and cache expiry. Call it often (the
+    /// daemon and the simulator call it every 250 ms); it does nothing that is not due.
+    public func tick(now: Duration) -> [EngineAction] {
+        closeStalledHandshakes(now: now)
+        closeSilentNeighbours(now: now)
+        for node in peers.departures(now: now, grace: configuration.departureGrace) {
+            profiles[node] = nil
+            linkCounters.departures += 1
+            emit(.neighbourDeparted(node))
+        }
+        rekeyAgedLinks(now: now)
+        if lastHeartbeat.map({ now - $0 >= configuration.heartbeatInterval }) ?? true {
+            lastHeartbeat = now
+            sendHeartbeats(now: now)
+        }
+        if joinNoticePending, lastJoinNotice.map({ now - $0 >= configuration.joinNoticeInterval }) ?? true {
+            sendJoinNotice(now: now)
+        }
+        flushRelays(now: now)
+        reassemblers.expire(now: now)
+        knownNodes.expire(now: now)
+        return takeActions()
+    }
+
+    /// Records that the transport refused a frame the engine asked it to send.
+    public func recordSendFailure(_ outcome: SendOutcome, on link: LinkID) {
+        guard outcome != .sent else { return }
+        linkCounters.sendFailures += 1
+    }
+
+    private func closeStalledHandshakes(now: Duration) {
+        let stalled = links.values.filter {
+            $0.phase != .ready && now - $0.openedAt >= configuration.handshakeTimeout
+        }.map(\.info.id).sorted()
+        for link in stalled {
+            linkCounters.handshakeTimeouts += 1
+            emit(.handshakeTimedOut(link))
+            linkDown(link, now: now)
+            actions.append(.disconnect(link))
+        }
+    }
+
+    private func closeSilentNeighbours(now: Duration) {
+        for node in peers.silent(now: now, grace: configuration.departureGrace) {
+            let nodeLinks = peers.neighbours[node].map { Array($0.links.keys).sorted() } ?? []
+            for link in nodeLinks {
+                linkDown(link, now: now)
+                actions.append(.disconnect(link))
+            }
+        }
+    }
+
+    private func rekeyAgedLinks(now: Duration) {
+        let aged = links.values.filter { state in
+            guard let session = state.session else { return false }
+            return state.handshake.needsRekey(messagesSent: session.messagesSealed, now: now)
+        }.map(\.info.id).sorted()
+        for link in aged {
+            linkCounters.rekeys += 1
+            startKeyExchange(on: link, now: now)
+        }
+    }
+
+    /// One heartbeat per neighbour per interval, on its best link: never one per link or per hop.
+    private func sendHeartbeats(now: Duration) {
+        for neighbour in readyNeighbours() {
+            let envelope = Envelope(
+                kind: .heartbeat, messageID: newMessageID(), origin: nodeID, route: [nodeID],
+                timestamp: timestamp(at: now))
+            if sendEnvelope(envelope, to: neighbour, now: now) { kindCounters[.heartbeat].sent += 1 }
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import Flooding
+import Fragmenter
+import MeshCrypto
+import MeshProtocol
+
+/// The node engine: links, peers, keys, relay rules and timers as one state machine.
+///
+/// Every transport (BlueZ, loopback UDP, the simulator) drives the same engine: it reports
+/// link and frame events with the current time and performs the returned actions in
+/// order. The engine never sleeps, never reads a clock and never touches a socket, so
+/// the simulator and the tests run it on virtual time.
+public final class MeshEngine {
+    /// This node's identity.
+    public let identity: NodeIdentity
+    /// The configuration in force.
+    public private(set) var configuration: EngineConfiguration
+    /// Counters per message kind.
+    public internal(set) var kindCounters = FloodCounters()
+    /// Counters of links, handshakes and seals.
+    public internal(set) var linkCounters = LinkCounters()
+
+    var router: FloodRouter
+    var scheduler: any RelayScheduler
+    var peers = PeerTable()
+    var links: [LinkID: LinkState] = [:]
+    var reassemblers: LinkReassemblers<LinkID>
+    var knownNodes: KnownNodes
+    var profiles: [NodeID: Profile] = [:]
+    var random: any RandomNumberGenerator & Sendable
+    let fragmenterLimits: FragmenterLimits
+    let wallClockAtZero: UInt64
+    var lastHeartbeat: Duration?
+    var lastJoinNotice: Duration?
+    var joinNoticePending = false
+    var actions: [EngineAction] = []
+
+    /// Creates an engine.
+    /// - Parameters:
+    ///   - identity: the node's keys and ID.
+    ///   - configuration: tunables.
+    ///   - fragmenterLimits: reassembly caps and timeout.
+    ///   - wallClockAtZero: milliseconds since the Unix epoch at engine time zero (for timestamps).
+    ///   - random: the source of message and transfer IDs (seed it in the simulator).
+    public init(
+        identity: NodeIdentity, configuration: EngineConfiguration = EngineConfiguration(),
+        fragmenterLimits: FragmenterLimits = FragmenterLimits(), wallClockAtZero: UInt64 = 0,
+        random: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()
+    ) {
+        self.identity = identity
+        self.configuration = configuration
+        self.fragmenterLimits = fragmenterLimits
+        self.wallClockAtZero = wallClockAtZero
+        self.random = random
+        self.router = FloodRouter(
+            localNode: identity.nodeID, hopLimits: configuration.hopLimits,
+            seen: SeenCache(capacity: configuration.seenCapacity, lifetime: configuration.seenLifetime))
+        self.scheduler = ImmediateRelayScheduler()
+        self.reassemblers = LinkReassemblers(limits: fragmenterLimits)
+        self.knownNodes = KnownNodes(capacity: configuration.maxKnownNodes, lifetime: configuration.knownNodeLifetime)
+    }
+
+    /// This node's ID.
+    public var nodeID: NodeID { identity.nodeID }
+
+    /// This node's signed-profile contents.
+    public var profile: Profile {
+        identity.profile(displayName: configuration.displayName, icon: configuration.icon, role: configuration.role)
+    }
+
+    /// Replaces the relay scheduler (the managed-flooding seam).
+    public func useScheduler(_ scheduler: any RelayScheduler) { self.scheduler = scheduler }
+
+    /// Applies a reloaded hop-limit table (SIGHUP).
+    public func reload(hopLimits: HopLimits) {
+        configuration.hopLimits = hopLimits
+        router.hopLimits = hopLimits
+    }
+
+    /// Handles one transport event and returns the actions it causes.
+    public func handle(_ event: TransportEvent, now: Duration) -> [EngineAction] {
+        switch event {
+        case .linkUp(let info): linkUp(info, now: now)
+        case .linkDown(let link, _): linkDown(link, now: now)
+        case .mtuChanged(let link, let mtu): links[link]?.info.mtu = mtu
+        case .rssiChanged(let link, let rssi): links[link]?.info.rssi = rssi
+        case .frameReceived(let link, let frame): frameReceived(frame, on: link, now: now)
+        }
+        return takeActions()
+    }
+
+    func takeActions() -> [EngineAction] {
+        defer { actions.removeAll(keepingCapacity: true) }
+        return actions
+    }
+
+    func emit(_ event: EngineEvent) { actions.append(.event(event)) }
+
+    func timestamp(at now: Duration) -> UInt64 {
+        let (seconds, attoseconds) = now.components
+        return wallClockAtZero &+ UInt64(max(0, seconds)) &* 1000 &+ UInt64(max(0, attoseconds) / 1_000_000_000_000_000)
+    }
+
+    func newMessageID() -> MessageID { MessageID(random: &random) }
+}

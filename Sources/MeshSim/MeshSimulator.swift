@@ -1,0 +1,197 @@
+import MeshCrypto
+import MeshNode
+import MeshProtocol
+
+/// A deterministic mesh on a virtual clock: N real engines, any topology, per-link MTU,
+/// latency and loss, links going down and up on a script.
+///
+/// Every node runs the same `MeshEngine` the daemon runs, with real crypto. The
+/// simulator owns time: it delivers frames after their latency, loses them by a seeded
+/// draw and ticks every engine on a fixed period. Same seed, same run.
+public final class MeshSimulator {
+    enum Event {
+        case frame(node: Int, link: LinkID, bytes: [UInt8])
+        case linkDown(node: Int, link: LinkID)
+        case tick
+        case script((MeshSimulator) -> Void)
+    }
+
+    /// The nodes, by index.
+    public private(set) var nodes: [SimNode]
+    /// Virtual time since the start of the run.
+    public private(set) var now: Duration = .zero
+    /// How often every engine is ticked.
+    public let tickInterval: Duration
+    /// Frames lost by the loss draw.
+    public private(set) var framesLost = 0
+    /// Frames delivered to an engine.
+    public private(set) var framesDelivered = 0
+    /// When set, a connection an engine closes (handshake timeout, silence) is dialled
+    /// again after this delay, as a BLE central would.
+    public var reconnectDelay: Duration?
+    /// Who first handed each node each message, and every hand-back seen (see `MessageTrace`).
+    public private(set) var trace = MessageTrace()
+
+    private let configuration: EngineConfiguration
+    private var queue = EventQueue<Event>()
+    private var random: SplitMix64
+    private var nextLinkID: UInt64 = 1
+    private var nextConnectionID = 0
+    private var live: [SimConnection: (centralLink: LinkID, peripheralLink: LinkID, spec: SimLinkSpec)] = [:]
+
+    /// Creates `count` nodes with fresh identities.
+    public init(
+        nodeCount count: Int, seed: UInt64, configuration: EngineConfiguration = EngineConfiguration(),
+        tickInterval: Duration = .milliseconds(250)
+    ) throws {
+        self.configuration = configuration
+        self.tickInterval = tickInterval
+        self.random = SplitMix64(seed: seed)
+        var nodes: [SimNode] = []
+        for index in 0..<count {
+            let identity = try NodeIdentity.generate()
+            var config = configuration
+            config.displayName = "node-\(index)"
+            let engine = MeshEngine(
+                identity: identity, configuration: config, random: SplitMix64(seed: seed &+ UInt64(index) &* 7919))
+            nodes.append(SimNode(identity: identity, engine: engine))
+        }
+        self.nodes = nodes
+        queue.push(.tick, at: .zero)
+    }
+
+    /// Connects two nodes now: `central` dials `peripheral`.
+    @discardableResult
+    public func connect(_ central: Int, _ peripheral: Int, spec: SimLinkSpec = SimLinkSpec()) -> SimConnection {
+        let connection = SimConnection(id: nextConnectionID, central: central, peripheral: peripheral)
+        nextConnectionID += 1
+        bringUp(connection, spec: spec)
+        return connection
+    }
+
+    /// Takes a connection down now (both ends see it go).
+    public func disconnect(_ connection: SimConnection) {
+        guard let link = live.removeValue(forKey: connection) else { return }
+        handle(.linkDown(link.centralLink, reason: "simulated"), node: connection.central)
+        handle(.linkDown(link.peripheralLink, reason: "simulated"), node: connection.peripheral)
+    }
+
+    /// Brings a connection that went down back up with new link IDs.
+    public func reconnect(_ connection: SimConnection, spec: SimLinkSpec = SimLinkSpec()) {
+        guard live[connection] == nil else { return }
+        bringUp(connection, spec: spec)
+    }
+
+    /// True while a connection is up.
+    public func isUp(_ connection: SimConnection) -> Bool { live[connection] != nil }
+
+    /// Restarts a node: its links drop, it gets a new engine with the same identity, and
+    /// the connections it had come back up at once.
+    public func restart(_ index: Int) {
+        let affected = live.keys.filter { $0.central == index || $0.peripheral == index }.sorted { $0.id < $1.id }
+        let specs = affected.map { live[$0]!.spec }
+        for connection in affected { disconnect(connection) }
+        var config = configuration
+        config.displayName = "node-\(index)"
+        nodes[index].engine = MeshEngine(
+            identity: nodes[index].identity, configuration: config, random: SplitMix64(seed: random.next()))
+        for (connection, spec) in zip(affected, specs) { bringUp(connection, spec: spec) }
+    }
+
+    /// Runs `action` at virtual time `time`.
+    public func at(_ time: Duration, _ action: @escaping (MeshSimulator) -> Void) {
+        queue.push(.script(action), at: time)
+    }
+
+    /// Originates a chat message now from node `index`.
+    @discardableResult
+    public func send(from index: Int, text: String, to destination: Int? = nil) throws -> MessageID {
+        let (id, actions) = try nodes[index].engine.send(
+            text: text, to: destination.map { nodes[$0].nodeID }, now: now)
+        perform(actions, node: index)
+        return id
+    }
+
+    /// Advances virtual time by `duration`, processing every event due.
+    public func run(for duration: Duration) {
+        let end = now + duration
+        while let next = queue.nextTime, next <= end, let (time, event) = queue.pop() {
+            now = time
+            process(event)
+        }
+        now = end
+    }
+
+    private func process(_ event: Event) {
+        switch event {
+        case .frame(let node, let link, let bytes):
+            guard let endpoint = nodes[node].endpoints[link] else { return }
+            framesDelivered += 1
+            trace.delivered(bytes, to: node, from: endpoint.peerNode)
+            handle(.frameReceived(link, bytes), node: node)
+        case .linkDown(let node, let link):
+            handle(.linkDown(link, reason: "peer closed"), node: node)
+        case .tick:
+            for index in nodes.indices { perform(nodes[index].engine.tick(now: now), node: index) }
+            queue.push(.tick, at: now + tickInterval)
+        case .script(let action):
+            action(self)
+        }
+    }
+
+    private func bringUp(_ connection: SimConnection, spec: SimLinkSpec) {
+        let centralLink = LinkID(nextLinkID)
+        let peripheralLink = LinkID(nextLinkID + 1)
+        nextLinkID += 2
+        live[connection] = (centralLink, peripheralLink, spec)
+        nodes[connection.central].endpoints[centralLink] = SimEndpoint(
+            connection: connection, peerNode: connection.peripheral, peerLink: peripheralLink, spec: spec)
+        nodes[connection.peripheral].endpoints[peripheralLink] = SimEndpoint(
+            connection: connection, peerNode: connection.central, peerLink: centralLink, spec: spec)
+        handle(.linkUp(LinkInfo(id: centralLink, role: .central, remoteAddress: "sim:\(connection.peripheral)", mtu: spec.mtu)),
+               node: connection.central)
+        handle(.linkUp(LinkInfo(id: peripheralLink, role: .peripheral, remoteAddress: "sim:\(connection.central)", mtu: spec.mtu)),
+               node: connection.peripheral)
+    }
+
+    private func handle(_ event: TransportEvent, node: Int) {
+        if case .linkDown(let link, _) = event { nodes[node].endpoints[link] = nil }
+        perform(nodes[node].engine.handle(event, now: now), node: node)
+    }
+
+    private func perform(_ actions: [EngineAction], node: Int) {
+        for action in actions {
+            switch action {
+            case .send(let frame, let link):
+                transmit(frame, from: node, on: link)
+            case .disconnect(let link):
+                guard let endpoint = nodes[node].endpoints.removeValue(forKey: link) else { continue }
+                live[endpoint.connection] = nil
+                queue.push(.linkDown(node: endpoint.peerNode, link: endpoint.peerLink), at: now + endpoint.spec.latency)
+                if let delay = reconnectDelay {
+                    let connection = endpoint.connection
+                    let spec = endpoint.spec
+                    at(now + delay) { $0.reconnect(connection, spec: spec) }
+                }
+            case .event(let event):
+                nodes[node].events.append(event)
+                if case .delivered(let message) = event { nodes[node].delivered.append(message) }
+            }
+        }
+    }
+
+    private func transmit(_ frame: [UInt8], from node: Int, on link: LinkID) {
+        guard let endpoint = nodes[node].endpoints[link], let kind = frame.first else {
+            nodes[node].engine.recordSendFailure(.gone, on: link)
+            return
+        }
+        nodes[node].framesSent[kind, default: 0] += 1
+        trace.sent(frame, from: node, to: endpoint.peerNode)
+        if frame.count >= 9, frame[5] == 0, frame[6] == 0 { nodes[node].transfersSent[kind, default: 0] += 1 }
+        if endpoint.spec.loss > 0, Double(random.next() >> 11) / Double(1 << 53) < endpoint.spec.loss {
+            framesLost += 1
+            return
+        }
+        queue.push(.frame(node: endpoint.peerNode, link: endpoint.peerLink, bytes: frame), at: now + endpoint.spec.latency)
+    }
+}
