@@ -1,0 +1,133 @@
+import Foundation
+
+/// Why the identity could not be loaded or saved. A damaged key file is never replaced silently.
+public enum IdentityStoreError: Error, Equatable, Sendable {
+    /// The state directory does not exist and could not be created, or is not a directory.
+    case directoryUnavailable(path: String, errno: Int32)
+    /// The key file exists but could not be opened or read.
+    case unreadable(path: String, errno: Int32)
+    /// The key file is not a regular file.
+    case notRegularFile(path: String)
+    /// The key file can be read or written by group or others (mode shown in octal digits).
+    case insecurePermissions(path: String, mode: UInt32)
+    /// The key file's contents are damaged or invalid.
+    case corrupt(path: String, problem: IdentityFileProblem)
+    /// A step of the atomic write failed.
+    case writeFailed(path: String, step: String, errno: Int32)
+    /// Generating or exporting keys failed.
+    case crypto(CryptoError)
+}
+
+/// Loads or creates the node identity in a state directory, as `identity.key` (mode 0600),
+/// written atomically: temporary file, fsync, rename, fsync of the directory.
+public struct IdentityStore: Sendable {
+    /// The key file's name inside the state directory.
+    public static let fileName = "identity.key"
+    /// The state directory.
+    public let directory: String
+
+    /// Creates a store for `directory` (created with mode 0700 on first save if missing).
+    public init(directory: String) { self.directory = directory }
+
+    /// The full path of the key file.
+    public var keyFilePath: String { directory + "/" + Self.fileName }
+
+    /// Loads the identity, or nil if the key file does not exist. Any other problem throws.
+    public func load() throws(IdentityStoreError) -> NodeIdentity? {
+        let path = keyFilePath
+        let descriptor = Foundation.open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            if errno == ENOENT { return nil }
+            throw .unreadable(path: path, errno: errno)
+        }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw .unreadable(path: path, errno: errno) }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw .notRegularFile(path: path) }
+        guard info.st_mode & 0o077 == 0 else { throw .insecurePermissions(path: path, mode: info.st_mode & 0o777) }
+        var bytes = [UInt8](repeating: 0, count: IdentityFile.length + 1)
+        var total = 0
+        while total < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + total, $0.count - total) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { throw .unreadable(path: path, errno: errno) }
+            if count == 0 { break }
+            total += count
+        }
+        do throws(IdentityFileProblem) {
+            return try IdentityFile.decode(Array(bytes.prefix(total)))
+        } catch {
+            throw .corrupt(path: path, problem: error)
+        }
+    }
+
+    /// Loads the identity, or generates and saves a new one if no key file exists yet.
+    public func loadOrCreate() throws(IdentityStoreError) -> NodeIdentity {
+        if let existing = try load() { return existing }
+        let identity: NodeIdentity
+        do throws(CryptoError) {
+            identity = try NodeIdentity.generate()
+        } catch {
+            throw .crypto(error)
+        }
+        try save(identity)
+        return identity
+    }
+
+    /// Writes `identity` atomically, replacing any existing key file.
+    func save(_ identity: NodeIdentity) throws(IdentityStoreError) {
+        let bytes: [UInt8]
+        do throws(CryptoError) {
+            bytes = try IdentityFile.encode(identity)
+        } catch {
+            throw .crypto(error)
+        }
+        try ensureDirectory()
+        let temporary = keyFilePath + ".tmp-\(getpid())"
+        let descriptor = Foundation.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw .writeFailed(path: temporary, step: "open", errno: errno) }
+        var closed = false
+        defer {
+            if !closed { close(descriptor) }
+        }
+        do throws(IdentityStoreError) {
+            try writeAll(bytes, to: descriptor, path: temporary)
+            guard fsync(descriptor) == 0 else { throw .writeFailed(path: temporary, step: "fsync", errno: errno) }
+            closed = true
+            guard close(descriptor) == 0 else { throw .writeFailed(path: temporary, step: "close", errno: errno) }
+            guard rename(temporary, keyFilePath) == 0 else {
+                throw .writeFailed(path: keyFilePath, step: "rename", errno: errno)
+            }
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        try syncDirectory()
+    }
+
+    private func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(IdentityStoreError) {
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { throw .writeFailed(path: path, step: "write", errno: errno) }
+            written += count
+        }
+    }
+
+    private func ensureDirectory() throws(IdentityStoreError) {
+        if mkdir(directory, 0o700) != 0 && errno != EEXIST {
+            throw .directoryUnavailable(path: directory, errno: errno)
+        }
+        var info = stat()
+        guard stat(directory, &info) == 0 else { throw .directoryUnavailable(path: directory, errno: errno) }
+        guard info.st_mode & S_IFMT == S_IFDIR else { throw .directoryUnavailable(path: directory, errno: ENOTDIR) }
+    }
+
+    private func syncDirectory() throws(IdentityStoreError) {
+        let descriptor = Foundation.open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .writeFailed(path: directory, step: "open directory", errno: errno) }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw .writeFailed(path: directory, step: "fsync directory", errno: errno) }
+    }
+}

@@ -1,0 +1,136 @@
+import MeshProtocol
+
+/// Seals and opens the packets of one neighbour link with its directional keys.
+///
+/// Packet: message ID (16) ‖ counter UInt64 BE (8) ‖ nonce (12) ‖ ciphertext ‖ tag (16);
+/// AAD = "MeshNode link v1" ‖ kind byte ‖ message ID ‖ counter. The plaintext is padded
+/// before sealing. Counters start at 1; the receiver drops replays with a sliding window.
+public struct LinkSession: Sendable {
+    /// The AAD label.
+    public static let label = Array("MeshNode link v1".utf8)
+    /// Bytes before the AES-GCM box: message ID and counter.
+    public static let headerLength = MessageID.byteCount + 8
+    /// The smallest valid packet: header, nonce, one padding byte, tag.
+    public static let minimumPacketLength = headerLength + AESGCM.nonceByteCount + 1 + AESGCM.tagByteCount
+    /// The largest packet accepted.
+    public static let maximumPacketLength = headerLength + AESGCM.nonceByteCount + Padding.maxPaddedLength + AESGCM.tagByteCount
+    /// Packets accepted under a new key before the previous key's receive state is dropped.
+    public static let previousKeyGracePackets = 64
+
+    /// The keys in use.
+    public private(set) var keys: LinkKeys
+    /// How plaintexts are padded before sealing.
+    public var padding: PaddingPolicy
+    /// Messages sealed under the current keys (for `LinkHandshake.needsRekey`).
+    public private(set) var messagesSent: UInt64 = 0
+    /// Outcome counts.
+    public private(set) var counters = CryptoCounters()
+
+    private var sendCounter: UInt64 = 0
+    private var receiver: Receiver
+    private var previous: Receiver?
+    private var acceptedSinceRekey = 0
+
+    /// The receive side of one key: the key and its replay window.
+    private struct Receiver: Sendable {
+        let key: [UInt8]
+        var window: ReplayWindow
+    }
+
+    /// Creates a session with fresh counters; `replayWindow` (1...4096 packets) bounds reordering.
+    public init(keys: LinkKeys, padding: PaddingPolicy = .buckets, replayWindow: Int = 64) {
+        self.keys = keys
+        self.padding = padding
+        receiver = Receiver(key: keys.receiveKey, window: ReplayWindow(size: replayWindow))
+    }
+
+    /// Switches to new keys. If they are for the same neighbour, the old receive key stays
+    /// usable until `previousKeyGracePackets` packets have opened under the new one, so
+    /// packets sealed before the neighbour switched still open.
+    public mutating func rekey(with newKeys: LinkKeys) {
+        previous = newKeys.remoteNodeID == keys.remoteNodeID ? receiver : nil
+        receiver = Receiver(key: newKeys.receiveKey, window: ReplayWindow(size: receiver.window.size))
+        keys = newKeys
+        sendCounter = 0
+        messagesSent = 0
+        acceptedSinceRekey = 0
+    }
+
+    /// Pads and seals `plaintext` (an encoded envelope) into a link packet.
+    public mutating func seal(kind: MessageKind, messageID: MessageID, plaintext: [UInt8]) throws(CryptoError) -> [UInt8] {
+        try seal(kind: kind, messageID: messageID, plaintext: plaintext, nonce: SecureRandom.bytes(AESGCM.nonceByteCount))
+    }
+
+    /// Seals with a chosen nonce. Internal: only fixed test vectors may pick the nonce.
+    mutating func seal(kind: MessageKind, messageID: MessageID, plaintext: [UInt8], nonce: [UInt8]) throws(CryptoError) -> [UInt8] {
+        guard sendCounter < UInt64.max else { throw .counterExhausted }
+        let padded = try Padding.pad(plaintext, policy: padding)
+        let counter = sendCounter + 1
+        let header = messageID.bytes + Self.bigEndian(counter)
+        let box = try AESGCM.seal(padded, key: keys.sendKey, nonce: nonce, aad: Self.aad(kind: kind, header: header))
+        sendCounter = counter
+        messagesSent += 1
+        counters.sealed += 1
+        return header + box
+    }
+
+    /// Opens a link packet received with frame kind `kind`: authenticates, checks the replay
+    /// window, strips padding. Every failure is counted in `counters`.
+    public mutating func open(kind: MessageKind, packet: [UInt8]) throws(CryptoError) -> (messageID: MessageID, plaintext: [UInt8]) {
+        do throws(CryptoError) {
+            return try openCounted(kind: kind, packet: packet)
+        } catch {
+            counters.record(error)
+            throw error
+        }
+    }
+
+    private mutating func openCounted(kind: MessageKind, packet: [UInt8]) throws(CryptoError) -> (messageID: MessageID, plaintext: [UInt8]) {
+        guard packet.count >= Self.minimumPacketLength else {
+            throw .truncated(field: "link packet", size: packet.count, minimum: Self.minimumPacketLength)
+        }
+        guard packet.count <= Self.maximumPacketLength else {
+            throw .tooLarge(field: "link packet", size: packet.count, limit: Self.maximumPacketLength)
+        }
+        let header = Array(packet[..<Self.headerLength])
+        let counter = header[MessageID.byteCount...].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        let aad = Self.aad(kind: kind, header: header)
+        let box = Array(packet[Self.headerLength...])
+        let padded: [UInt8]
+        do throws(CryptoError) {
+            padded = try Self.open(box, aad: aad, counter: counter, with: &receiver)
+            acceptedSinceRekey += 1
+            if acceptedSinceRekey >= Self.previousKeyGracePackets { previous = nil }
+        } catch {
+            // A packet sealed before the neighbour switched keys; if the old key does not open
+            // it either, report why the current key refused it.
+            guard previous != nil, let opened = try? Self.open(box, aad: aad, counter: counter, with: &previous!) else {
+                throw error
+            }
+            padded = opened
+            counters.openedWithPreviousKey += 1
+        }
+        let plaintext = try Padding.unpad(padded)
+        counters.opened += 1
+        do throws(WireError) {
+            return (try MessageID(bytes: Array(header[..<MessageID.byteCount])), plaintext)
+        } catch {
+            throw .wire(error)
+        }
+    }
+
+    private static func open(_ box: [UInt8], aad: [UInt8], counter: UInt64, with receiver: inout Receiver) throws(CryptoError) -> [UInt8] {
+        guard receiver.window.isFresh(counter) else { throw .replay(counter: counter) }
+        let padded = try AESGCM.open(box, key: receiver.key, aad: aad)
+        receiver.window.accept(counter)
+        return padded
+    }
+
+    static func aad(kind: MessageKind, header: [UInt8]) -> [UInt8] {
+        label + [kind.rawValue] + header
+    }
+
+    static func bigEndian(_ value: UInt64) -> [UInt8] {
+        (0..<8).map { UInt8(truncatingIfNeeded: value >> (56 - 8 * UInt64($0))) }
+    }
+}

@@ -1,0 +1,128 @@
+import COpenSSL
+
+/// A validated P-256 public key (CryptoKit `P256.KeyAgreement.PublicKey` /
+/// `P256.Signing.PublicKey`). Construction fails for any point that is not on the curve,
+/// is the point at infinity, or is encoded with the wrong length or prefix.
+public struct P256PublicKey: Sendable, Equatable, Hashable {
+    /// The length of the X9.63 uncompressed encoding `04 ‖ x ‖ y`.
+    public static let x963ByteCount = 65
+    /// The length of the compressed encoding `02|03 ‖ x`.
+    public static let compressedByteCount = 33
+
+    let key: EVPKey
+    /// The X9.63 uncompressed encoding (`x963Representation` in CryptoKit): the wire form.
+    public let x963: [UInt8]
+
+    /// Parses the 65-byte X9.63 uncompressed encoding.
+    public init(x963 bytes: [UInt8]) throws(CryptoError) {
+        guard bytes.count == Self.x963ByteCount, bytes.first == 0x04 else { throw .invalidPublicKey }
+        try self.init(point: bytes)
+    }
+
+    /// Parses the 33-byte compressed encoding (`compressedRepresentation` in CryptoKit).
+    public init(compressed bytes: [UInt8]) throws(CryptoError) {
+        guard bytes.count == Self.compressedByteCount, bytes.first == 0x02 || bytes.first == 0x03 else {
+            throw .invalidPublicKey
+        }
+        try self.init(point: bytes)
+    }
+
+    /// Parses a DER SubjectPublicKeyInfo (`derRepresentation` in CryptoKit); the key must be
+    /// on the named curve P-256.
+    public init(derRepresentation der: [UInt8]) throws(CryptoError) {
+        guard !der.isEmpty, der.count <= 4096 else { throw .invalidPublicKey }
+        let parsed: OpaquePointer? = der.withUnsafeBufferPointer { buffer in
+            var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
+            let key = d2i_PUBKEY(nil, &cursor, buffer.count)
+            guard let key, cursor == buffer.baseAddress! + buffer.count else {
+                EVP_PKEY_free(key)
+                return nil
+            }
+            return key
+        }
+        guard let parsed else {
+            OpenSSL.clearErrors()
+            throw .invalidPublicKey
+        }
+        let owner = EVPKey(taking: parsed)
+        guard EVP_PKEY_is_a(owner.pointer, "EC") == 1, Self.groupName(of: owner.pointer) == "prime256v1" else {
+            OpenSSL.clearErrors()
+            throw .invalidPublicKey
+        }
+        try self.init(x963: Self.exportPoint(owner.pointer))
+    }
+
+    private init(point: [UInt8]) throws(CryptoError) {
+        let context = try OpenSSL.nonNull(EVP_PKEY_CTX_new_from_name(nil, "EC", nil), "EVP_PKEY_CTX_new_from_name")
+        defer { EVP_PKEY_CTX_free(context) }
+        try OpenSSL.check(EVP_PKEY_fromdata_init(context), "EVP_PKEY_fromdata_init")
+        var params = ParamList()
+        params.addUTF8(OSSL_PKEY_PARAM_GROUP_NAME, "prime256v1")
+        params.addOctets(OSSL_PKEY_PARAM_PUB_KEY, point)
+        // EVP_PKEY_PUBLIC_KEY is a composite macro Swift cannot import; this is its value.
+        let selection = Int32(
+            OSSL_KEYMGMT_SELECT_PUBLIC_KEY | OSSL_KEYMGMT_SELECT_DOMAIN_PARAMETERS | OSSL_KEYMGMT_SELECT_OTHER_PARAMETERS)
+        var imported: OpaquePointer?
+        let result = params.withParams { EVP_PKEY_fromdata(context, &imported, selection, $0) }
+        guard result == 1, let imported else {
+            EVP_PKEY_free(imported)
+            OpenSSL.clearErrors()
+            throw .invalidPublicKey
+        }
+        let owner = EVPKey(taking: imported)
+        try Self.checkPublic(owner.pointer)
+        key = owner
+        x963 = try Self.exportPoint(owner.pointer)
+    }
+
+    /// Wraps a key OpenSSL produced (for example the public half of a generated key).
+    init(validated owner: EVPKey) throws(CryptoError) {
+        key = owner
+        x963 = try Self.exportPoint(owner.pointer)
+    }
+
+    /// The 33-byte compressed encoding: `02` (even y) or `03` (odd y), then x.
+    public var compressed: [UInt8] {
+        [0x02 | (x963[64] & 1)] + x963[1...32]
+    }
+
+    /// Two keys are equal when their points are equal.
+    public static func == (lhs: P256PublicKey, rhs: P256PublicKey) -> Bool { lhs.x963 == rhs.x963 }
+
+    /// Hashes the point.
+    public func hash(into hasher: inout Hasher) { hasher.combine(x963) }
+
+    /// Runs OpenSSL's full public-key check (on curve, not infinity, correct order).
+    private static func checkPublic(_ key: OpaquePointer) throws(CryptoError) {
+        let context = try OpenSSL.nonNull(EVP_PKEY_CTX_new_from_pkey(nil, key, nil), "EVP_PKEY_CTX_new_from_pkey")
+        defer { EVP_PKEY_CTX_free(context) }
+        guard EVP_PKEY_public_check(context) == 1 else {
+            OpenSSL.clearErrors()
+            throw .invalidPublicKey
+        }
+    }
+
+    /// Reads the affine coordinates and builds `04 ‖ x ‖ y` (32 bytes each, left-padded).
+    static func exportPoint(_ key: OpaquePointer) throws(CryptoError) -> [UInt8] {
+        var output: [UInt8] = [0x04]
+        for name in [OSSL_PKEY_PARAM_EC_PUB_X, OSSL_PKEY_PARAM_EC_PUB_Y] {
+            var number: OpaquePointer?
+            guard EVP_PKEY_get_bn_param(key, name, &number) == 1, let number else {
+                throw OpenSSL.failure("EVP_PKEY_get_bn_param(\(name))")
+            }
+            defer { BN_free(number) }
+            var coordinate = [UInt8](repeating: 0, count: 32)
+            guard BN_bn2binpad(number, &coordinate, 32) == 32 else { throw OpenSSL.failure("BN_bn2binpad") }
+            output += coordinate
+        }
+        return output
+    }
+
+    private static func groupName(of key: OpaquePointer) -> String? {
+        var buffer = [CChar](repeating: 0, count: 64)
+        var length = 0
+        guard EVP_PKEY_get_utf8_string_param(key, OSSL_PKEY_PARAM_GROUP_NAME, &buffer, buffer.count, &length) == 1
+        else { return nil }
+        return String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

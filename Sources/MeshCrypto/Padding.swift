@@ -1,0 +1,42 @@
+/// How a sender pads plaintext before sealing. Receivers always strip padding, whatever the policy.
+public enum PaddingPolicy: Sendable, Equatable {
+    /// Pad up to the next size bucket (32, 64, …, 4096, then multiples of 4096): hides lengths.
+    case buckets
+    /// Add only the one-byte 0x80 marker: no length hiding.
+    case minimal
+}
+
+/// ISO/IEC 7816-4 padding: a 0x80 byte, then zero bytes up to the padded length.
+public enum Padding {
+    /// The bucket sizes below 4096; above that, lengths round up to a multiple of 4096.
+    public static let buckets = [32, 64, 128, 256, 512, 1024, 2048, 4096]
+    /// The largest padded length this implementation produces or accepts (128 KiB).
+    public static let maxPaddedLength = 131_072
+
+    /// The padded length for `count` plaintext bytes under `policy`, capped at `limit`.
+    public static func paddedLength(for count: Int, policy: PaddingPolicy, limit: Int = maxPaddedLength) -> Int {
+        let needed = count + 1
+        guard policy == .buckets else { return needed }
+        let bucket = buckets.first { $0 >= needed } ?? (needed + 4095) / 4096 * 4096
+        return max(needed, min(bucket, limit))
+    }
+
+    /// Pads `plaintext`; throws `tooLarge` if even the minimal padding would exceed `limit`.
+    public static func pad(_ plaintext: [UInt8], policy: PaddingPolicy, limit: Int = maxPaddedLength) throws(CryptoError) -> [UInt8] {
+        let length = paddedLength(for: plaintext.count, policy: policy, limit: limit)
+        guard length <= limit else { throw .tooLarge(field: "padded plaintext", size: length, limit: limit) }
+        var padded = plaintext
+        padded.reserveCapacity(length)
+        padded.append(0x80)
+        padded.append(contentsOf: repeatElement(0, count: length - padded.count))
+        return padded
+    }
+
+    /// Strips padding; throws `badPadding` unless the input ends with 0x80 followed only by zeros.
+    public static func unpad(_ padded: [UInt8]) throws(CryptoError) -> [UInt8] {
+        guard let marker = padded.lastIndex(where: { $0 != 0 }), padded[marker] == 0x80 else {
+            throw .badPadding
+        }
+        return Array(padded[..<marker])
+    }
+}
