@@ -28,7 +28,7 @@ public struct DaemonConfig: Equatable, Sendable {
 /// `[node]` settings.
 public struct NodeSettings: Equatable, Sendable {
     /// The display name other nodes show (1...64 UTF-8 bytes).
-    public var name = "MeshNode"
+    public var name = "MeshNode relay"
     /// The one-emoji icon other nodes show (1...16 UTF-8 bytes).
     public var icon = "📡"
     /// Where the identity keys live (systemd `StateDirectory=`).

@@ -30,8 +30,9 @@ public struct UDPEndpoint: Hashable, Sendable, CustomStringConvertible {
     public let family: Family
 
     /// Creates an endpoint; `host` must be a loopback literal or `localhost` (= 127.0.0.1).
+    ///
+    /// Port 0 is allowed here (bind to any free port); `init(parsing:)` refuses it.
     public init(host: String, port: UInt16) throws(UDPEndpointError) {
-        guard port != 0 else { throw .badPort("0") }
         let literal = host == "localhost" ? "127.0.0.1" : host
         if let v4 = Self.parseV4(literal) {
             guard v4.0 == 127 else { throw .notLoopback(host) }

@@ -1,0 +1,52 @@
+import MeshNode
+
+extension UDPLinkTable {
+    /// Runs the timers: silent links go down, quiet links get a keepalive, due neighbours a connect.
+    mutating func tick(now: Duration) -> [Action] {
+        var actions: [Action] = []
+        for id in links.keys.sorted() where now - (links[id]?.lastHeard ?? now) >= settings.linkTimeout {
+            actions += removeLink(id, reason: "silent for \(ConfigValue.format(settings.linkTimeout))",
+                                  notifyPeer: true, now: now)
+        }
+        for id in links.keys.sorted() {
+            guard let link = links[id], now - link.lastSent >= settings.keepaliveInterval else { continue }
+            let keepalive = UDPDatagram(type: .keepalive, fromCentral: link.role == .central, instance: instance,
+                                        linkNonce: link.nonce)
+            links[id]?.lastSent = now
+            actions.append(.send(keepalive, to: link.remote))
+        }
+        for index in neighbours.indices {
+            guard case .connecting(let nonce, let due) = neighbours[index].state, due <= now,
+                  links.count < settings.maxLinks else { continue }
+            let connect = UDPDatagram(type: .connect, fromCentral: true, instance: instance, linkNonce: nonce,
+                                      body: UDPDatagram.mtuBody(settings.mtu))
+            neighbours[index].state = .connecting(nonce: nonce, nextAttempt: now + settings.connectInterval)
+            actions.append(.send(connect, to: neighbours[index].endpoint))
+        }
+        return actions
+    }
+
+    /// Decides what happens to one outgoing frame.
+    mutating func planSend(_ frame: [UInt8], on id: LinkID, now: Duration) -> SendPlan {
+        guard let link = links[id] else { return .gone }
+        guard frame.count <= link.mtu else {
+            counters.oversizedSends += 1
+            return .tooLong(mtu: link.mtu)
+        }
+        if settings.loss > 0, Double.random(in: 0..<1, using: &random) < settings.loss {
+            counters.framesLost += 1
+            return .lost
+        }
+        links[id]?.lastSent = now
+        let datagram = UDPDatagram(type: .frame, fromCentral: link.role == .central, instance: instance,
+                                   linkNonce: link.nonce, body: frame)
+        return .send(datagram, to: link.remote)
+    }
+
+    /// Close datagrams for every link, for a clean stop; the table is emptied without events.
+    mutating func closeAll() -> [(UDPDatagram, UDPEndpoint)] {
+        let all = links.values.sorted { $0.id < $1.id }.map { (closeDatagram($0.nonce, role: $0.role), $0.remote) }
+        for link in links.values { _ = removeLink(link.id, reason: "stopped", notifyPeer: false, now: .zero) }
+        return all
+    }
+}

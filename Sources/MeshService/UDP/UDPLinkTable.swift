@@ -1,0 +1,204 @@
+import MeshNode
+
+/// The UDP transport's link bookkeeping as a pure value: datagrams and ticks in, actions out.
+///
+/// Time is a `Duration` since an arbitrary origin, given by the caller, so every rule
+/// (retry, keepalive, timeout, restart detection) is tested without sockets or clocks.
+struct UDPLinkTable: Sendable {
+    /// Something the transport must do.
+    enum Action: Sendable {
+        /// Send a datagram.
+        case send(UDPDatagram, to: UDPEndpoint)
+        /// Report an event to the node.
+        case emit(TransportEvent)
+    }
+
+    /// What `planSend` decided for one frame.
+    enum SendPlan: Equatable, Sendable {
+        /// No such link.
+        case gone
+        /// The frame exceeds the link MTU.
+        case tooLong(mtu: Int)
+        /// Dropped by the configured loss.
+        case lost
+        /// Send this datagram.
+        case send(UDPDatagram, to: UDPEndpoint)
+    }
+
+    /// One live link.
+    struct Link: Sendable {
+        let id: LinkID
+        let role: LinkRole
+        let remote: UDPEndpoint
+        let nonce: UInt64
+        let peerInstance: UInt64
+        let mtu: Int
+        var lastHeard: Duration
+        var lastSent: Duration
+    }
+
+    struct LinkKey: Hashable, Sendable {
+        let remote: UDPEndpoint
+        let nonce: UInt64
+        let role: LinkRole
+    }
+
+    /// A configured neighbour and our central-side progress with it.
+    struct Neighbour: Sendable {
+        enum State: Equatable, Sendable {
+            case connecting(nonce: UInt64, nextAttempt: Duration)
+            case up(LinkID)
+        }
+        let endpoint: UDPEndpoint
+        var state: State
+    }
+
+    /// This process's random instance number.
+    let instance: UInt64
+    let settings: UDPTransportSettings
+    var random: UDPRandom
+    var links: [LinkID: Link] = [:]
+    private var keys: [LinkKey: LinkID] = [:]
+    var neighbours: [Neighbour]
+    private var lastLinkNumber: UInt64 = 0
+    var counters = UDPTransportCounters()
+
+    /// Creates a table; every neighbour is due for a connect at time zero.
+    init(settings: UDPTransportSettings, seed: UInt64) {
+        self.settings = settings
+        var random = UDPRandom(seed: seed)
+        instance = random.next()
+        neighbours = settings.neighbours.map { Neighbour(endpoint: $0, state: .connecting(nonce: random.next(), nextAttempt: .zero)) }
+        self.random = random
+    }
+
+    /// Handles one datagram from a loopback source.
+    mutating func receive(_ bytes: [UInt8], from source: UDPEndpoint, now: Duration) -> [Action] {
+        counters.datagramsReceived += 1
+        let datagram: UDPDatagram
+        do {
+            datagram = try UDPDatagram(decoding: bytes)
+        } catch {
+            switch error {
+            case .truncated: counters.truncatedDatagrams += 1
+            case .oversized: counters.oversizedDatagrams += 1
+            case .unknownType: counters.unknownTypes += 1
+            case .malformed: counters.malformedDatagrams += 1
+            }
+            return []
+        }
+        switch datagram.type {
+        case .connect: return acceptConnect(datagram, from: source, now: now)
+        case .accept: return completeConnect(datagram, from: source, now: now)
+        case .frame, .keepalive, .close: return linkTraffic(datagram, from: source, now: now)
+        }
+    }
+
+    private mutating func acceptConnect(_ datagram: UDPDatagram, from source: UDPEndpoint, now: Duration) -> [Action] {
+        var actions = closeRestarted(source, instance: datagram.instance, now: now)
+        let accept = UDPDatagram(type: .accept, fromCentral: false, instance: instance,
+                                 linkNonce: datagram.linkNonce, body: UDPDatagram.mtuBody(settings.mtu))
+        if let id = keys[LinkKey(remote: source, nonce: datagram.linkNonce, role: .peripheral)] {
+            links[id]?.lastHeard = now
+            return actions + [.send(accept, to: source)]
+        }
+        guard links.count < settings.maxLinks else {
+            counters.rejectedFull += 1
+            return actions + [.send(closeDatagram(datagram.linkNonce, role: .peripheral), to: source)]
+        }
+        let link = addLink(role: .peripheral, remote: source, datagram: datagram, now: now)
+        actions.append(.send(accept, to: source))
+        actions.append(.emit(.linkUp(info(link))))
+        return actions
+    }
+
+    private mutating func completeConnect(_ datagram: UDPDatagram, from source: UDPEndpoint, now: Duration) -> [Action] {
+        let refuse = Action.send(closeDatagram(datagram.linkNonce, role: .central), to: source)
+        guard let index = neighbours.firstIndex(where: { $0.endpoint == source }) else {
+            counters.unknownLinks += 1
+            return [refuse]
+        }
+        switch neighbours[index].state {
+        case .connecting(let nonce, _) where nonce == datagram.linkNonce:
+            var actions = closeRestarted(source, instance: datagram.instance, now: now)
+            guard links.count < settings.maxLinks else {
+                counters.rejectedFull += 1
+                return actions + [refuse]
+            }
+            let link = addLink(role: .central, remote: source, datagram: datagram, now: now)
+            neighbours[index].state = .up(link.id)
+            actions.append(.emit(.linkUp(info(link))))
+            return actions
+        case .up(let id) where links[id]?.nonce == datagram.linkNonce && links[id]?.peerInstance == datagram.instance:
+            links[id]?.lastHeard = now
+            return []
+        default:
+            counters.unknownLinks += 1
+            return [refuse]
+        }
+    }
+
+    private mutating func linkTraffic(_ datagram: UDPDatagram, from source: UDPEndpoint, now: Duration) -> [Action] {
+        let role: LinkRole = datagram.fromCentral ? .peripheral : .central
+        guard let id = keys[LinkKey(remote: source, nonce: datagram.linkNonce, role: role)],
+              let link = links[id], link.peerInstance == datagram.instance else {
+            counters.unknownLinks += 1
+            if datagram.type == .close { return [] }
+            return [.send(closeDatagram(datagram.linkNonce, role: role), to: source)]
+        }
+        links[id]?.lastHeard = now
+        switch datagram.type {
+        case .close:
+            return removeLink(id, reason: "closed by peer", notifyPeer: false, now: now)
+        case .frame:
+            guard datagram.body.count <= link.mtu else {
+                counters.oversizedFrames += 1
+                return []
+            }
+            counters.framesReceived += 1
+            return [.emit(.frameReceived(id, datagram.body))]
+        default:
+            return []
+        }
+    }
+
+    /// Closes links from `source` whose peer instance differs: that process restarted.
+    private mutating func closeRestarted(_ source: UDPEndpoint, instance: UInt64, now: Duration) -> [Action] {
+        let stale = links.values.filter { $0.remote == source && $0.peerInstance != instance }.map(\.id).sorted()
+        return stale.flatMap { removeLink($0, reason: "peer restarted", notifyPeer: false, now: now) }
+    }
+
+    private mutating func addLink(role: LinkRole, remote: UDPEndpoint, datagram: UDPDatagram, now: Duration) -> Link {
+        lastLinkNumber += 1
+        let link = Link(
+            id: LinkID(lastLinkNumber), role: role, remote: remote, nonce: datagram.linkNonce,
+            peerInstance: datagram.instance, mtu: min(settings.mtu, datagram.mtu ?? UDPDatagram.minMTU),
+            lastHeard: now, lastSent: now)
+        links[link.id] = link
+        keys[LinkKey(remote: remote, nonce: link.nonce, role: role)] = link.id
+        counters.linksUp += 1
+        return link
+    }
+
+    /// Removes a link; a central link's neighbour becomes due for a new connect at once.
+    mutating func removeLink(_ id: LinkID, reason: String, notifyPeer: Bool, now: Duration) -> [Action] {
+        guard let link = links.removeValue(forKey: id) else { return [] }
+        keys[LinkKey(remote: link.remote, nonce: link.nonce, role: link.role)] = nil
+        counters.linksDown += 1
+        var actions: [Action] = []
+        if notifyPeer { actions.append(.send(closeDatagram(link.nonce, role: link.role), to: link.remote)) }
+        if let index = neighbours.firstIndex(where: { $0.state == .up(id) }) {
+            neighbours[index].state = .connecting(nonce: random.next(), nextAttempt: now)
+        }
+        actions.append(.emit(.linkDown(id, reason: reason)))
+        return actions
+    }
+
+    func closeDatagram(_ nonce: UInt64, role: LinkRole) -> UDPDatagram {
+        UDPDatagram(type: .close, fromCentral: role == .central, instance: instance, linkNonce: nonce)
+    }
+
+    func info(_ link: Link) -> LinkInfo {
+        LinkInfo(id: link.id, role: link.role, remoteAddress: link.remote.description, mtu: link.mtu)
+    }
+}

@@ -1,0 +1,147 @@
+import Glibc
+
+/// Why the UDP transport could not start.
+public enum UDPTransportError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// `socket`, `bind` or `getsockname` failed with `errno`.
+    case system(call: String, errno: Int32)
+    /// `start` was called twice.
+    case alreadyStarted
+
+    /// A readable reason.
+    public var description: String {
+        switch self {
+        case .system(let call, let code): "\(call): \(String(cString: strerror(code)))"
+        case .alreadyStarted: "transport already started"
+        }
+    }
+}
+
+/// A non-blocking UDP socket bound to a loopback endpoint.
+struct UDPSocket: Sendable {
+    /// What one `receive` call found.
+    enum Received {
+        /// A datagram; `length` is its real length, which may exceed the bytes kept.
+        case datagram([UInt8], length: Int, source: UDPEndpoint?)
+        /// Nothing more to read now.
+        case empty
+        /// The read failed with `errno`.
+        case failed(Int32)
+    }
+
+    /// What one `send` call did.
+    enum Sent: Equatable {
+        case sent
+        case full
+        case failed(Int32)
+    }
+
+    /// The socket's file descriptor.
+    let fd: Int32
+
+    /// Opens a socket and binds it.
+    static func bind(_ endpoint: UDPEndpoint) throws(UDPTransportError) -> UDPSocket {
+        let family = endpoint.family == .ipv4 ? AF_INET : AF_INET6
+        let fd = socket(family, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw .system(call: "socket", errno: errno) }
+        let result = withSocketAddress(endpoint) { Glibc.bind(fd, $0, $1) }
+        guard result == 0 else {
+            let code = errno
+            Glibc.close(fd)
+            throw .system(call: "bind \(endpoint)", errno: code)
+        }
+        return UDPSocket(fd: fd)
+    }
+
+    /// The endpoint the socket is bound to (with the chosen port when bound to port 0).
+    func localEndpoint() throws(UDPTransportError) -> UDPEndpoint {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let result = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        guard result == 0, let endpoint = Self.endpoint(from: storage) else {
+            throw .system(call: "getsockname", errno: errno)
+        }
+        return endpoint
+    }
+
+    /// Reads one datagram into a buffer of `capacity` bytes without blocking.
+    func receive(capacity: Int) -> Received {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        var buffer = [UInt8](repeating: 0, count: capacity)
+        let count = buffer.withUnsafeMutableBytes { bytes in
+            withUnsafeMutablePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    recvfrom(fd, bytes.baseAddress, capacity, Int32(MSG_TRUNC), $0, &length)
+                }
+            }
+        }
+        if count < 0 {
+            let code = errno
+            return code == EAGAIN || code == EWOULDBLOCK || code == EINTR ? .empty : .failed(code)
+        }
+        return .datagram(Array(buffer.prefix(min(count, capacity))), length: count, source: Self.endpoint(from: storage))
+    }
+
+    /// Sends one datagram without blocking.
+    func send(_ bytes: [UInt8], to endpoint: UDPEndpoint) -> Sent {
+        let count = bytes.withUnsafeBytes { raw in
+            withSocketAddress(endpoint) { sendto(fd, raw.baseAddress, raw.count, Int32(MSG_NOSIGNAL), $0, $1) }
+        }
+        if count >= 0 { return .sent }
+        let code = errno
+        return code == EAGAIN || code == EWOULDBLOCK || code == ENOBUFS ? .full : .failed(code)
+    }
+
+    /// Closes the descriptor.
+    func close() { Glibc.close(fd) }
+
+    /// Converts a received source address; nil for anything that is not loopback.
+    static func endpoint(from storage: sockaddr_storage) -> UDPEndpoint? {
+        var storage = storage
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        switch Int32(storage.ss_family) {
+        case AF_INET:
+            return withUnsafePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { address in
+                    var raw = address.pointee.sin_addr
+                    guard inet_ntop(AF_INET, &raw, &text, socklen_t(text.count)) != nil else { return nil }
+                    return try? UDPEndpoint(host: textFromCBuffer(text), port: UInt16(bigEndian: address.pointee.sin_port))
+                }
+            }
+        case AF_INET6:
+            return withUnsafePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { address in
+                    var raw = address.pointee.sin6_addr
+                    guard inet_ntop(AF_INET6, &raw, &text, socklen_t(text.count)) != nil else { return nil }
+                    return try? UDPEndpoint(host: textFromCBuffer(text), port: UInt16(bigEndian: address.pointee.sin6_port))
+                }
+            }
+        default:
+            return nil
+        }
+    }
+}
+
+/// Calls `body` with a socket address for a loopback endpoint.
+private func withSocketAddress<R>(_ endpoint: UDPEndpoint, _ body: (UnsafePointer<sockaddr>, socklen_t) -> R) -> R {
+    switch endpoint.family {
+    case .ipv4:
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = endpoint.port.bigEndian
+        _ = inet_pton(AF_INET, endpoint.host, &address.sin_addr)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+    case .ipv6:
+        var address = sockaddr_in6()
+        address.sin6_family = sa_family_t(AF_INET6)
+        address.sin6_port = endpoint.port.bigEndian
+        _ = inet_pton(AF_INET6, endpoint.host, &address.sin6_addr)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+        }
+    }
+}

@@ -1,0 +1,194 @@
+import Dispatch
+import MeshNode
+import Synchronization
+
+/// A `MeshTransport` over loopback UDP that carries exactly the frames a GATT link would.
+///
+/// It binds one port; for every configured neighbour it is the central of a link and retries
+/// connecting every `connectInterval`; any node that connects to it gets a peripheral link.
+/// Two nodes that list each other have two links, one per role, as BLE dual role does.
+/// The datagram protocol is in docs/OPERATIONS.md. Socket I/O never blocks; events are
+/// delivered one at a time, in order, on the transport's own serial queue.
+public final class UDPTransport: MeshTransport, Sendable {
+    private struct State {
+        var table: UDPLinkTable
+        var handler: (@Sendable (TransportEvent) -> Void)?
+        var readSource: DispatchSourceRead?
+        var timer: DispatchSourceTimer?
+        var started = false
+        var stopped = false
+    }
+
+    /// The settings the transport runs with.
+    public let settings: UDPTransportSettings
+    /// The address actually bound (the kernel's choice when the settings said port 0).
+    public let boundEndpoint: UDPEndpoint
+    private let socket: UDPSocket
+    private let state: Mutex<State>
+    private let queue: DispatchQueue
+    private let origin = ContinuousClock.now
+
+    /// Binds the socket now, so `boundEndpoint` is known before `start`.
+    ///
+    /// `randomSeed` fixes link nonces and frame-loss draws for tests; nil seeds from the system.
+    public init(settings: UDPTransportSettings, randomSeed: UInt64? = nil) throws(UDPTransportError) {
+        self.settings = settings
+        socket = try UDPSocket.bind(settings.bind)
+        do {
+            boundEndpoint = try socket.localEndpoint()
+        } catch {
+            socket.close()
+            throw error
+        }
+        let seed = randomSeed ?? UInt64.random(in: .min ... .max)
+        state = Mutex(State(table: UDPLinkTable(settings: settings, seed: seed)))
+        queue = DispatchQueue(label: "meshnode.udp.\(boundEndpoint.port)")
+    }
+
+    deinit {
+        state.withLock { state in
+            if !state.started { socket.close() }
+            state.readSource?.cancel()
+            state.timer?.cancel()
+        }
+    }
+
+    /// Starts reading, keepalives and connects; `handler` runs on the transport's queue.
+    public func start(handler: @escaping @Sendable (TransportEvent) -> Void) throws {
+        try state.withLock { state throws(UDPTransportError) in
+            guard !state.started, !state.stopped else { throw .alreadyStarted }
+            state.started = true
+            state.handler = handler
+            let read = DispatchSource.makeReadSource(fileDescriptor: socket.fd, queue: queue)
+            read.setEventHandler { [weak self] in self?.drainSocket() }
+            read.setCancelHandler { [socket] in socket.close() }
+            let timer = DispatchSource.makeTimerSource(queue: queue)
+            let interval = settings.tickInterval
+            timer.schedule(deadline: .now(), repeating: .nanoseconds(Int(interval / .nanoseconds(1))), leeway: .milliseconds(1))
+            timer.setEventHandler { [weak self] in self?.tick() }
+            state.readSource = read
+            state.timer = timer
+            read.resume()
+            timer.resume()
+        }
+    }
+
+    /// Sends one frame: `.sent` (also when test loss dropped it), `.full` or `.gone`.
+    ///
+    /// A frame longer than the link MTU is a caller bug: the link is closed and `.gone` returned.
+    public func send(_ frame: [UInt8], on link: LinkID) -> SendOutcome {
+        let plan = state.withLock { $0.stopped ? .gone : $0.table.planSend(frame, on: link, now: now()) }
+        switch plan {
+        case .gone:
+            return .gone
+        case .lost:
+            return .sent
+        case .tooLong(let mtu):
+            close(link, reason: "frame of \(frame.count) bytes exceeds MTU \(mtu)")
+            return .gone
+        case .send(let datagram, let endpoint):
+            let result = socket.send(datagram.encoded(), to: endpoint)
+            state.withLock { state in
+                switch result {
+                case .sent:
+                    state.table.counters.framesSent += 1
+                    state.table.counters.datagramsSent += 1
+                case .full: state.table.counters.sendFull += 1
+                case .failed: state.table.counters.sendErrors += 1
+                }
+            }
+            return result == .sent ? .sent : .full
+        }
+    }
+
+    /// Closes a link; its `.linkDown` follows on the transport's queue.
+    public func disconnect(_ link: LinkID) {
+        close(link, reason: "disconnected locally")
+    }
+
+    /// Tells every peer its links are closed and stops; no new event starts after this returns.
+    public func stop() {
+        state.withLock { state in
+            guard !state.stopped else { return }
+            state.stopped = true
+            state.handler = nil
+            for (datagram, endpoint) in state.table.closeAll() { _ = socket.send(datagram.encoded(), to: endpoint) }
+            state.readSource?.cancel()
+            state.timer?.cancel()
+            state.readSource = nil
+            state.timer = nil
+        }
+    }
+
+    /// The counters so far.
+    public func counters() -> UDPTransportCounters { state.withLock { $0.table.counters } }
+
+    /// The links up now, by ID.
+    public func links() -> [LinkInfo] {
+        state.withLock { state in state.table.links.values.sorted { $0.id < $1.id }.map { state.table.info($0) } }
+    }
+
+    private func now() -> Duration { ContinuousClock.now - origin }
+
+    private func close(_ link: LinkID, reason: String) {
+        queue.async { [self] in
+            let actions = state.withLock { state in
+                state.stopped ? [] : state.table.removeLink(link, reason: reason, notifyPeer: true, now: now())
+            }
+            perform(actions)
+        }
+    }
+
+    private func tick() {
+        perform(state.withLock { $0.stopped ? [] : $0.table.tick(now: now()) })
+    }
+
+    private func drainSocket() {
+        for _ in 0..<64 {
+            switch socket.receive(capacity: UDPDatagram.maxLength + 1) {
+            case .empty, .failed:
+                return
+            case .datagram(let bytes, let length, let source):
+                let actions = state.withLock { state -> [UDPLinkTable.Action] in
+                    guard !state.stopped else { return [] }
+                    guard let source else {
+                        state.table.counters.rejectedSource += 1
+                        return []
+                    }
+                    guard length <= UDPDatagram.maxLength else {
+                        state.table.counters.datagramsReceived += 1
+                        state.table.counters.oversizedDatagrams += 1
+                        return []
+                    }
+                    return state.table.receive(bytes, from: source, now: now())
+                }
+                perform(actions)
+            }
+        }
+    }
+
+    /// Sends datagrams and delivers events in order; runs on `queue`.
+    private func perform(_ actions: [UDPLinkTable.Action]) {
+        guard !actions.isEmpty else { return }
+        var sent: UInt64 = 0
+        var full: UInt64 = 0
+        var failed: UInt64 = 0
+        for action in actions {
+            switch action {
+            case .send(let datagram, let endpoint):
+                switch socket.send(datagram.encoded(), to: endpoint) {
+                case .sent: sent += 1
+                case .full: full += 1
+                case .failed: failed += 1
+                }
+            case .emit(let event):
+                state.withLock { $0.handler }?(event)
+            }
+        }
+        state.withLock { state in
+            state.table.counters.datagramsSent += sent
+            state.table.counters.sendFull += full
+            state.table.counters.sendErrors += failed
+        }
+    }
+}

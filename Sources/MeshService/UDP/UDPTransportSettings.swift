@@ -1,0 +1,67 @@
+/// What a `UDPTransport` binds, whom it connects to, and its timings.
+public struct UDPTransportSettings: Equatable, Sendable {
+    /// The loopback address to bind; port 0 picks a free port (see `UDPTransport.boundEndpoint`).
+    public var bind: UDPEndpoint
+    /// The ports this node connects to as central.
+    public var neighbours: [UDPEndpoint]
+    /// The MTU this node offers; a link uses the smaller of both ends (23...517).
+    public var mtu: Int
+    /// The fraction of frames dropped on send (0.0...1.0); keepalives are never dropped.
+    public var loss: Double
+    /// How often each side of a link sends a keepalive when it sent nothing else.
+    public var keepaliveInterval: Duration
+    /// How long a link may stay silent before it is declared down.
+    public var linkTimeout: Duration
+    /// How often a central retries a neighbour that has no link.
+    public var connectInterval: Duration
+    /// The most links at once, both roles together.
+    public var maxLinks: Int
+
+    /// Creates settings; the defaults match `UDPSettings`.
+    public init(
+        bind: UDPEndpoint, neighbours: [UDPEndpoint] = [], mtu: Int = 185, loss: Double = 0,
+        keepaliveInterval: Duration = .seconds(1), linkTimeout: Duration = .seconds(4),
+        connectInterval: Duration = .seconds(1), maxLinks: Int = 64
+    ) {
+        self.bind = bind
+        self.neighbours = neighbours
+        self.mtu = min(max(mtu, UDPDatagram.minMTU), UDPDatagram.maxMTU)
+        self.loss = min(max(loss, 0), 1)
+        self.keepaliveInterval = keepaliveInterval
+        self.linkTimeout = linkTimeout
+        self.connectInterval = connectInterval
+        self.maxLinks = max(1, maxLinks)
+    }
+
+    /// Creates settings from the `[udp]` section of the daemon configuration.
+    public init(_ config: UDPSettings) throws(UDPEndpointError) {
+        self.init(
+            bind: try UDPEndpoint(host: config.bind, port: config.port), neighbours: config.neighbours,
+            mtu: config.mtu, loss: config.loss, keepaliveInterval: config.keepaliveInterval,
+            linkTimeout: config.linkTimeout, connectInterval: config.connectInterval, maxLinks: config.maxLinks)
+    }
+
+    /// How often the transport's timer runs: half the shortest period, at least 5 ms.
+    var tickInterval: Duration {
+        max(.milliseconds(5), min(keepaliveInterval, connectInterval, linkTimeout) / 2)
+    }
+}
+
+/// A small seedable generator (the SplitMix64 step) for link nonces and test frame loss.
+///
+/// Not for cryptography: the UDP transport is a loopback test harness.
+struct UDPRandom: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    /// Creates a generator from a seed.
+    init(seed: UInt64) { state = seed }
+
+    /// The next 64 random bits.
+    mutating func next() -> UInt64 {
+        state &+= 0x9e37_79b9_7f4a_7c15
+        var value = state
+        value = (value ^ (value >> 30)) &* 0xbf58_476d_1ce4_e5b9
+        value = (value ^ (value >> 27)) &* 0x94d0_49bb_1331_11eb
+        return value ^ (value >> 31)
+    }
+}
