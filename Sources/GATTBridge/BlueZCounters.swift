@@ -1,0 +1,84 @@
+/// What the BlueZ transport has done and seen, for status output and tests in the VM.
+public struct BlueZCounters: Equatable, Sendable {
+    /// Frames delivered to the engine.
+    public var framesReceived = 0
+    /// Frames written to a peer's characteristic and acknowledged.
+    public var framesWritten = 0
+    /// Frames sent as notifications.
+    public var notificationsSent = 0
+    /// Writes that BlueZ answered with an error or that timed out.
+    public var writesFailed = 0
+    /// Frames refused, by reason.
+    public var refused: [SendRefusal: Int] = [:]
+    /// Device1.Connect attempts started.
+    public var connectAttempts = 0
+    /// Attempts that failed (error, timeout, no mesh service, StartNotify refused).
+    public var connectFailures = 0
+    /// Links reported up.
+    public var linksUp = 0
+    /// Links reported down.
+    public var linksDown = 0
+    /// Peers refused by the address filter.
+    public var deniedByAddress = 0
+    /// Peers refused because the connection limit was reached.
+    public var refusedOverLimit = 0
+    /// Times bluetoothd left the bus.
+    public var bluezLost = 0
+    /// Times the adapter powered off.
+    public var adapterPoweredOff = 0
+    /// Times the adapter disappeared.
+    public var adapterRemoved = 0
+    /// Successful RegisterApplication calls.
+    public var applicationRegistrations = 0
+    /// Successful RegisterAdvertisement calls.
+    public var advertisementRegistrations = 0
+    /// Failed registrations of either kind.
+    public var registrationFailures = 0
+    /// Requests from bluetoothd that were malformed or not allowed.
+    public var badRequests = 0
+    /// Signals from bluetoothd that could not be decoded.
+    public var badSignals = 0
+    /// Profile reads refused because the node is not discoverable.
+    public var profileReadsRefused = 0
+    /// D-Bus errors by kind.
+    public var dbus = DBusErrorCounts()
+
+    /// Creates zeroed counters.
+    public init() {}
+
+    /// Counts one refused frame.
+    public mutating func refuse(_ reason: SendRefusal) { refused[reason, default: 0] += 1 }
+}
+
+/// One line for the daemon's log.
+public struct BlueZLogEvent: Equatable, Sendable, CustomStringConvertible {
+    /// How important the line is.
+    public enum Level: String, Sendable, Comparable {
+        /// Routine detail.
+        case debug
+        /// Normal operation (links, registrations).
+        case info
+        /// Something failed and will be retried.
+        case warning
+        /// Something failed that needs attention.
+        case error
+
+        private var rank: Int { [.debug: 0, .info: 1, .warning: 2, .error: 3][self] ?? 0 }
+        /// Orders by importance.
+        public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rank < rhs.rank }
+    }
+
+    /// The level.
+    public var level: Level
+    /// The message, one line.
+    public var message: String
+
+    /// Creates a log line.
+    public init(_ level: Level, _ message: String) {
+        self.level = level
+        self.message = message
+    }
+
+    /// `level: message`.
+    public var description: String { "\(level.rawValue): \(message)" }
+}

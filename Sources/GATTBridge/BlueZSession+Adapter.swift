@@ -1,0 +1,133 @@
+import Foundation
+
+/// Adapter setup: power, GATT application and advertisement registration, discovery.
+extension BlueZSession {
+    /// Brings everything up on the adapter as far as its state allows; safe to call repeatedly.
+    func setUpAdapter() {
+        guard bluezOwner != nil, !stopping else { return }
+        guard cache.adapter(adapterPath) != nil else {
+            log(.warning, "adapter \(config.adapter) not present; waiting for it")
+            return
+        }
+        guard cache.isPowered(adapterPath) else {
+            guard config.powerOnAdapter, !powerRequested else { return }
+            powerRequested = true
+            log(.info, "adapter is off; powering it on")
+            call(path: adapterPath, interface: DBusObjectTree.properties, member: "Set",
+                 [.string(BlueZ.adapter), .string("Powered"), .variant(.boolean(true))]) { [self] result in
+                if case .failure(let error) = result {
+                    powerRequested = false
+                    log(.warning, "could not power the adapter on: \(error.summary)")
+                }
+            }
+            return
+        }
+        registerApplication()
+        registerAdvertisement()
+        for device in cache.devices(under: adapterPath) where device.connected && device.servicesResolved {
+            deviceChanged(device.path)
+        }
+        considerConnecting()
+    }
+
+    func registerApplication() {
+        guard adapterReady, appState == .unregistered else { return }
+        appState = .registering
+        call(path: adapterPath, interface: BlueZ.gattManager, member: "RegisterApplication",
+             [.objectPath(gatt.appPath), .propertyMap([:])]) { [self] result in
+            switch result {
+            case .success:
+                appState = .registered
+                retries.recordSuccess("app")
+                count { $0.applicationRegistrations += 1 }
+                log(.info, "GATT application registered at \(gatt.appPath)")
+            case .failure(.remote("org.bluez.Error.AlreadyExists", _)):
+                appState = .registered
+            case .failure(let error):
+                appState = .unregistered
+                count { $0.registrationFailures += 1 }
+                let delay = retries.recordFailure("app", now: now(), unit: Double.random(in: 0..<1))
+                log(.warning, "RegisterApplication failed (\(error.summary)); retrying in \(String(format: "%.1f", delay)) s")
+                loop.after(delay) { [self] in registerApplication() }
+            }
+        }
+    }
+
+    func registerAdvertisement() {
+        guard adapterReady, advState == .unregistered else { return }
+        advState = .registering
+        call(path: adapterPath, interface: BlueZ.advertisingManager, member: "RegisterAdvertisement",
+             [.objectPath(gatt.advertisementPath), .propertyMap([:])]) { [self] result in
+            switch result {
+            case .success:
+                advState = .registered
+                retries.recordSuccess("adv")
+                count { $0.advertisementRegistrations += 1 }
+                log(.info, "advertising \(config.localName)")
+            case .failure(.remote("org.bluez.Error.AlreadyExists", _)):
+                advState = .registered
+            case .failure(let error):
+                advState = .unregistered
+                count { $0.registrationFailures += 1 }
+                let delay = retries.recordFailure("adv", now: now(), unit: Double.random(in: 0..<1))
+                log(.warning, "RegisterAdvertisement failed (\(error.summary)); retrying in \(String(format: "%.1f", delay)) s")
+                loop.after(delay) { [self] in registerAdvertisement() }
+            }
+        }
+    }
+
+    /// Registers the advertisement again (it goes off-air when a central connects), debounced.
+    func refreshAdvertisement(after delay: Double = 1) {
+        if let timer = advRefreshTimer { loop.cancelTimer(timer) }
+        advRefreshTimer = loop.after(delay) { [self] in
+            advRefreshTimer = nil
+            guard adapterReady else { return }
+            guard advState == .registered else { registerAdvertisement(); return }
+            advState = .registering
+            call(path: adapterPath, interface: BlueZ.advertisingManager, member: "UnregisterAdvertisement",
+                 [.objectPath(gatt.advertisementPath)]) { [self] _ in
+                advState = .unregistered
+                registerAdvertisement()
+            }
+        }
+    }
+
+    /// Starts LE discovery filtered to our service, unless connecting or at the connection limit.
+    func ensureDiscovery() {
+        guard adapterReady, !discoveryActive, !discoveryStarting, connecting == nil, !atConnectionLimit else { return }
+        discoveryStarting = true
+        let filter = DBusValue.propertyMap([
+            "UUIDs": .stringArray([config.serviceUUID]), "Transport": .string("le"),
+        ])
+        call(path: adapterPath, interface: BlueZ.adapter, member: "SetDiscoveryFilter", [filter]) { [self] result in
+            if case .failure(let error) = result { log(.warning, "SetDiscoveryFilter failed: \(error.summary)") }
+            call(path: adapterPath, interface: BlueZ.adapter, member: "StartDiscovery") { [self] result in
+                discoveryStarting = false
+                switch result {
+                case .success, .failure(.remote("org.bluez.Error.InProgress", _)):
+                    discoveryActive = true
+                    log(.debug, "discovery on")
+                    if connecting != nil || atConnectionLimit { stopDiscovery {} }
+                case .failure(let error):
+                    log(.warning, "StartDiscovery failed (\(error.summary)); retrying")
+                    loop.after(3) { [self] in ensureDiscovery() }
+                }
+            }
+        }
+    }
+
+    /// Stops our discovery session, then runs `then` (also when there was none).
+    func stopDiscovery(then: @escaping () -> Void) {
+        guard discoveryActive else { then(); return }
+        discoveryActive = false
+        call(path: adapterPath, interface: BlueZ.adapter, member: "StopDiscovery") { [self] result in
+            if case .failure(let error) = result { log(.debug, "StopDiscovery: \(error.summary)") }
+            then()
+        }
+    }
+
+    /// Whether links plus the attempt in progress fill the connection limit.
+    var atConnectionLimit: Bool {
+        shared.withLock { $0.links.links.count } + (connecting == nil ? 0 : 1) >= config.maxConnections
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import MeshNode
+
+/// The central role: pick a discovered peer, connect, resolve, subscribe; retry with backoff.
+extension BlueZSession {
+    /// Starts one connection attempt if a suitable device is known and none is in progress.
+    func considerConnecting() {
+        guard adapterReady, connecting == nil else { return }
+        guard !atConnectionLimit else { stopDiscovery {}; return }
+        let time = now()
+        var wake: Double?
+        for device in cache.devices(under: adapterPath) where device.uuids.contains(config.serviceUUID) {
+            guard !device.connected, shared.withLock({ $0.links.link(forDevice: device.path) == nil }),
+                  filter.permits(device.address) else { continue }
+            guard backoff.mayAttempt(device.address, now: time) else { continue }
+            // A short random hold on first sight, so two nodes that see each other rarely dial at once.
+            let hold = holdUntil[device.address] ?? {
+                let until = time + Double.random(in: 0..<1.5)
+                holdUntil[device.address] = until
+                if holdUntil.count > 512 { holdUntil = holdUntil.filter { $0.value > time - 600 } }
+                return until
+            }()
+            if hold > time { wake = min(wake ?? hold, hold); continue }
+            startAttempt(device)
+            return
+        }
+        ensureDiscovery()
+        if let next = [wake, backoff.nextWake(after: time)].compactMap({ $0 }).min() { armWake(at: next) }
+    }
+
+    private func armWake(at time: Double) {
+        if let timer = wakeTimer { loop.cancelTimer(timer) }
+        wakeTimer = loop.after(max(0.05, time - now())) { [self] in
+            wakeTimer = nil
+            considerConnecting()
+        }
+    }
+
+    private func startAttempt(_ device: BlueZObjectCache.Device) {
+        var attempt = Attempt(path: device.path, address: device.address, stage: .stoppingDiscovery)
+        attempt.timer = loop.after(config.connectTimeout * 2 + 2) { [self] in
+            if connecting?.path == device.path { attemptFailed("setup timed out") }
+        }
+        connecting = attempt
+        count { $0.connectAttempts += 1 }
+        log(.info, "connecting to \(device.address)")
+        let started = now()
+        stopDiscovery { [self] in
+            guard connecting?.path == device.path else { return }
+            connecting?.stage = .connecting
+            connecting?.call = call(path: device.path, interface: BlueZ.device, member: "Connect",
+                                    timeout: config.connectTimeout) { [self] result in
+                guard connecting?.path == device.path else { return }
+                switch result {
+                case .success, .failure(.remote("org.bluez.Error.AlreadyConnected", _)):
+                    log(.info, "connected to \(device.address) in \(String(format: "%.2f", now() - started)) s")
+                    connecting?.stage = .resolving
+                    advanceAttempt()
+                case .failure(let error):
+                    attemptFailed("Connect: \(error.summary)")
+                }
+            }
+        }
+    }
+
+    /// Moves the attempt on once the device is connected and its services are resolved.
+    func advanceAttempt() {
+        guard let attempt = connecting, attempt.stage == .resolving,
+              let device = cache.device(attempt.path), device.connected, device.servicesResolved else { return }
+        if shared.withLock({ $0.links.link(forDevice: attempt.path) }) != nil {
+            finishAttempt()
+            return
+        }
+        guard let characteristic = cache.characteristic(of: attempt.path, serviceUUID: config.serviceUUID,
+                                                        uuid: config.messageCharacteristicUUID) else {
+            attemptFailed("no mesh characteristic on \(attempt.address)")
+            return
+        }
+        connecting?.stage = .subscribing
+        connecting?.call = call(path: characteristic.path, interface: BlueZ.characteristic,
+                                member: "StartNotify") { [self] result in
+            guard connecting?.path == attempt.path else { return }
+            switch result {
+            case .success, .failure(.remote("org.bluez.Error.InProgress", _)):
+                if openLink(device: attempt.path, address: attempt.address, attMTU: characteristic.mtu,
+                            wrote: false) != nil {
+                    finishAttempt()
+                } else {
+                    attemptFailed("link refused")
+                }
+            case .failure(let error):
+                attemptFailed("StartNotify: \(error.summary)")
+            }
+        }
+    }
+
+    /// Ends the attempt in progress as a success.
+    func finishAttempt() {
+        guard let attempt = connecting else { return }
+        loop.cancelTimer(attempt.timer)
+        connecting = nil
+        backoff.recordSuccess(attempt.address)
+        refreshAdvertisement()
+        loop.later { [self] in considerConnecting() }
+    }
+
+    /// Ends the attempt in progress as a failure: cancel, back off, resume discovery.
+    func attemptFailed(_ reason: String, disconnect: Bool = true) {
+        guard let attempt = connecting else { return }
+        connecting = nil
+        loop.cancelTimer(attempt.timer)
+        if attempt.call != 0 { connection?.cancel(attempt.call) }
+        count { $0.connectFailures += 1 }
+        let delay = backoff.recordFailure(attempt.address, now: now(), unit: Double.random(in: 0..<1))
+        log(.warning, "connection to \(attempt.address) failed (\(reason)); next try in \(String(format: "%.1f", delay)) s")
+        if disconnect, shared.withLock({ $0.links.link(forDevice: attempt.path) }) == nil {
+            call(path: attempt.path, interface: BlueZ.device, member: "Disconnect") { _ in }
+        }
+        loop.later { [self] in considerConnecting() }
+    }
+}

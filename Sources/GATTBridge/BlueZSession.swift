@@ -1,0 +1,235 @@
+import Foundation
+import MeshNode
+import Synchronization
+
+/// Everything that runs on the D-Bus loop thread. Confined to that thread, hence `@unchecked Sendable`:
+/// other threads only reach it through ``post(_:)``.
+final class BlueZSession: @unchecked Sendable {
+    enum Registration: Equatable { case unregistered, registering, registered }
+
+    struct Attempt {
+        enum Stage { case stoppingDiscovery, connecting, resolving, subscribing }
+        let path: String
+        let address: String
+        var stage: Stage
+        var call: UInt64 = 0
+        var timer: UInt64 = 0
+    }
+
+    let config: BlueZConfiguration
+    let shared: BlueZSharedBox
+    let logSink: @Sendable (BlueZLogEvent) -> Void
+    let handler: @Sendable (TransportEvent) -> Void
+    let loop: DBusEventLoop
+    let events = DispatchQueue(label: "meshnode.gatt.events")
+    let filter: AddressFilter
+    let adapterPath: String
+    var gatt: GATTApplication
+
+    var connection: DBusConnection?
+    var cache = BlueZObjectCache()
+    var bluezOwner: String?
+    /// Bumped whenever bluetoothd or the bus goes away, so late replies from before are ignored.
+    var epoch: UInt64 = 0
+    var appState = Registration.unregistered
+    var advState = Registration.unregistered
+    var discoveryActive = false
+    var discoveryStarting = false
+    var powerRequested = false
+    var connecting: Attempt?
+    var backoff: BackoffSchedule
+    var retries: BackoffSchedule
+    var holdUntil: [String: Double] = [:]
+    var wakeTimer: UInt64?
+    var advRefreshTimer: UInt64?
+    var stopping = false
+    let finished = DispatchSemaphore(value: 0)
+
+    init(configuration: BlueZConfiguration, shared: BlueZSharedBox,
+         log: @escaping @Sendable (BlueZLogEvent) -> Void,
+         handler: @escaping @Sendable (TransportEvent) -> Void) throws(DBusError) {
+        config = configuration
+        self.shared = shared
+        logSink = log
+        self.handler = handler
+        loop = try DBusEventLoop()
+        filter = AddressFilter(allow: configuration.allowAddresses, deny: configuration.denyAddresses)
+        adapterPath = "/org/bluez/" + configuration.adapter
+        gatt = try GATTApplication(configuration: configuration)
+        backoff = BackoffSchedule(policy: configuration.reconnect)
+        retries = BackoffSchedule(policy: ReconnectPolicy(initialDelay: 1, maxDelay: 10, penaltyAfterFailures: 1000),
+                                  capacity: 8)
+    }
+
+    /// Starts the loop thread and connects.
+    func begin() {
+        loop.start(name: "meshnode-bluez-\(config.adapter)")
+        post { $0.connectBus() }
+    }
+
+    /// Runs `job` on the loop thread.
+    func post(_ job: @escaping @Sendable (BlueZSession) -> Void) {
+        loop.post { [self] in job(self) }
+    }
+
+    // MARK: helpers
+
+    func log(_ level: BlueZLogEvent.Level, _ message: String) {
+        logSink(BlueZLogEvent(level, "[\(config.adapter)] " + message))
+    }
+
+    func count(_ change: (inout BlueZCounters) -> Void) {
+        shared.withLock { change(&$0.counters) }
+    }
+
+    func deliver(_ event: TransportEvent) {
+        let handler = handler
+        events.async { handler(event) }
+    }
+
+    func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+
+    /// Calls a BlueZ (or bus) method; `done` runs on the loop thread unless bluetoothd went away meanwhile.
+    @discardableResult
+    func call(_ destination: String = BlueZ.bus, path: String, interface: String, member: String,
+              _ arguments: [DBusValue] = [], timeout: Double? = nil,
+              _ done: @escaping (Result<DBusArguments, DBusError>) -> Void) -> UInt64 {
+        let sentEpoch = epoch
+        guard let connection else { done(.failure(.disconnected)); return 0 }
+        let message: DBusMessage
+        do throws(DBusError) {
+            message = try DBusMessage.methodCall(destination: destination, path: path, interface: interface,
+                                                 member: member, arguments: arguments)
+        } catch {
+            count { $0.dbus.record(error) }
+            done(.failure(error))
+            return 0
+        }
+        return connection.call(message, timeout: timeout ?? config.callTimeout) { [self] result in
+            guard sentEpoch == epoch else { return }
+            switch result {
+            case .success(let reply):
+                do throws(DBusError) { done(.success(try reply.arguments())) } catch {
+                    count { $0.dbus.record(error) }
+                    done(.failure(error))
+                }
+            case .failure(let error):
+                done(.failure(error))
+            }
+        }
+    }
+
+    /// Emits a signal from one of our objects.
+    func emit(path: String, interface: String, member: String, _ arguments: [DBusValue]) {
+        do throws(DBusError) {
+            connection?.send(try DBusMessage.signal(path: path, interface: interface, member: member,
+                                                    arguments: arguments))
+        } catch {
+            count { $0.dbus.record(error) }
+        }
+    }
+
+    /// Whether the adapter can be used now.
+    var adapterReady: Bool { bluezOwner != nil && cache.isPowered(adapterPath) && !stopping }
+
+    // MARK: bus connection
+
+    func connectBus() {
+        guard !stopping else { return }
+        let connection = DBusConnection(loop: loop)
+        do throws(DBusError) {
+            try connection.openSystemBus()
+        } catch {
+            count { $0.dbus.record(error) }
+            let delay = retries.recordFailure("bus", now: now(), unit: Double.random(in: 0..<1))
+            log(.warning, "system bus unavailable (\(error.summary)); retrying in \(String(format: "%.1f", delay)) s")
+            loop.after(delay) { [self] in connectBus() }
+            return
+        }
+        retries.recordSuccess("bus")
+        connection.onMessage = { [unowned self] in route($0) }
+        connection.onError = { [unowned self] error in count { $0.dbus.record(error) } }
+        connection.onDisconnect = { [unowned self] in busLost() }
+        self.connection = connection
+        log(.info, "connected to the system bus as \(connection.uniqueName)")
+        let rules = [
+            "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='org.bluez'",
+            "type='signal',sender='org.bluez',interface='org.freedesktop.DBus.ObjectManager'",
+            "type='signal',sender='org.bluez',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged'",
+        ]
+        for rule in rules {
+            call("org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+                 member: "AddMatch", [.string(rule)]) { [self] result in
+                if case .failure(let error) = result { log(.error, "AddMatch failed: \(error.summary)") }
+            }
+        }
+        call("org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+             member: "GetNameOwner", [.string(BlueZ.bus)]) { [self] result in
+            if case .success(let args) = result, let owner = try? args.at(0).string() {
+                bluezAppeared(owner: owner)
+            } else {
+                log(.warning, "bluetoothd is not on the bus; waiting for it")
+            }
+        }
+    }
+
+    func busLost() {
+        log(.error, "system bus connection lost")
+        bluezGone(reason: "system bus lost")
+        connection = nil
+        guard !stopping else { return }
+        let delay = retries.recordFailure("bus", now: now(), unit: Double.random(in: 0..<1))
+        loop.after(delay) { [self] in connectBus() }
+    }
+
+    // MARK: bluetoothd presence
+
+    func bluezAppeared(owner: String) {
+        epoch += 1
+        bluezOwner = owner
+        log(.info, "bluetoothd is \(owner)")
+        call(path: "/", interface: DBusObjectTree.objectManager, member: "GetManagedObjects") { [self] result in
+            switch result {
+            case .success(let args):
+                do throws(DBusError) {
+                    try cache.load(managedObjects: try args.at(0))
+                } catch {
+                    count { $0.dbus.record(error); $0.badSignals += 1 }
+                    log(.error, "unreadable GetManagedObjects reply: \(error.summary)")
+                }
+                setUpAdapter()
+            case .failure(let error):
+                log(.error, "GetManagedObjects failed: \(error.summary)")
+                loop.after(2) { [self] in if bluezOwner == owner, cache.objects.isEmpty { bluezAppeared(owner: owner) } }
+            }
+        }
+    }
+
+    func bluezGone(reason: String) {
+        guard bluezOwner != nil || !cache.objects.isEmpty else { return }
+        epoch += 1
+        bluezOwner = nil
+        count { $0.bluezLost += 1 }
+        log(.warning, "bluetoothd left (\(reason)); dropping links, will re-register when it returns")
+        dropLinks(under: adapterPath, reason: reason)
+        cache.clear()
+        resetAdapterState()
+    }
+
+    /// Forgets registrations, discovery and any connection attempt (their owner is gone).
+    func resetAdapterState() {
+        appState = .unregistered
+        advState = .unregistered
+        discoveryActive = false
+        discoveryStarting = false
+        powerRequested = false
+        if let attempt = connecting {
+            loop.cancelTimer(attempt.timer)
+            connecting = nil
+        }
+        if let notifications = gatt.setNotifying(false) {
+            emit(path: gatt.messagePath, interface: DBusObjectTree.properties, member: "PropertiesChanged", notifications)
+        }
+        shared.withLock { $0.notifying = false }
+    }
+}

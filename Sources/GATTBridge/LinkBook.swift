@@ -1,0 +1,147 @@
+import MeshNode
+
+/// What the transport knows about one link: one LE connection to one device, in one role.
+public struct LinkRecord: Equatable, Sendable {
+    /// The engine-facing link ID.
+    public var id: LinkID
+    /// Our role: `.central` when we connected to the device, `.peripheral` when it connected to us.
+    public var role: LinkRole
+    /// The device's address (rotates on real phones; never an identity).
+    public var address: String
+    /// The BlueZ device object path (`/org/bluez/hci0/dev_...`).
+    public var devicePath: String
+    /// The ATT MTU of the connection.
+    public var attMTU: Int
+    /// The peer's message characteristic in its GATT database, once resolved; frames are written there.
+    public var remoteCharacteristic: String?
+    /// The last signal strength seen.
+    public var rssi: Int?
+    /// Frames handed to BlueZ and not yet acknowledged.
+    public var inFlight: Int
+
+    /// The longest frame that fits one ATT write or notification: MTU minus the 3-byte ATT header.
+    public var maxFrame: Int { max(0, attMTU - 3) }
+
+    /// The engine-facing description; `mtu` is the largest frame, see docs/BLUEZ.md.
+    public var info: LinkInfo { LinkInfo(id: id, role: role, remoteAddress: address, mtu: maxFrame, rssi: rssi) }
+}
+
+/// How the transport will carry one frame, or why it will not.
+public enum SendDecision: Equatable, Sendable {
+    /// Write it to the peer's message characteristic (unicast on the shared LE link).
+    case write(characteristic: String)
+    /// Notify it through our own characteristic (reaches every subscriber; only used with one).
+    case notify
+    /// Refuse it with this outcome and reason.
+    case refuse(SendOutcome, SendRefusal)
+}
+
+/// Why a frame was not taken.
+public enum SendRefusal: String, Equatable, Sendable, CaseIterable {
+    /// The link does not exist (any more).
+    case noLink
+    /// The frame is longer than MTU-3 and would be cut.
+    case oversized
+    /// The link's queue is at its limit.
+    case queueFull
+    /// The peer's characteristic is not resolved yet and a notification would not be unicast.
+    case noRoute
+}
+
+/// Links by ID and by device, with role and MTU bookkeeping. A pure value.
+///
+/// BlueZ keeps one LE connection per pair of addresses and both ends may act as GATT client,
+/// so a device has at most one link here whichever side connected.
+public struct LinkBook: Equatable, Sendable {
+    /// Links by ID.
+    public private(set) var links: [LinkID: LinkRecord] = [:]
+    private var byDevice: [String: LinkID] = [:]
+    private var nextID: UInt64 = 1
+
+    /// Creates an empty book.
+    public init() {}
+
+    /// The link for a device object, if any.
+    public func link(forDevice path: String) -> LinkRecord? { byDevice[path].flatMap { links[$0] } }
+
+    /// Number of links in the given role.
+    public func count(role: LinkRole) -> Int { links.values.filter { $0.role == role }.count }
+
+    /// Opens a link for a device; returns nil when one already exists.
+    public mutating func open(devicePath: String, address: String, role: LinkRole, attMTU: Int,
+                              remoteCharacteristic: String?) -> LinkRecord? {
+        guard byDevice[devicePath] == nil else { return nil }
+        let id = LinkID(nextID)
+        nextID += 1
+        let record = LinkRecord(id: id, role: role, address: address, devicePath: devicePath,
+                                attMTU: Self.clampMTU(attMTU), remoteCharacteristic: remoteCharacteristic,
+                                rssi: nil, inFlight: 0)
+        links[id] = record
+        byDevice[devicePath] = id
+        return record
+    }
+
+    /// Closes one link and returns what it was.
+    public mutating func close(_ id: LinkID) -> LinkRecord? {
+        guard let record = links.removeValue(forKey: id) else { return nil }
+        byDevice[record.devicePath] = nil
+        return record
+    }
+
+    /// Closes every link whose device path starts with `prefix` (an adapter path), oldest first.
+    public mutating func closeAll(under prefix: String) -> [LinkRecord] {
+        let doomed = links.values.filter { $0.devicePath.hasPrefix(prefix + "/") }.sorted { $0.id < $1.id }
+        for record in doomed { _ = close(record.id) }
+        return doomed
+    }
+
+    /// Records a new ATT MTU; returns the new frame limit when it changed.
+    public mutating func setMTU(device path: String, attMTU: Int) -> Int? {
+        guard let id = byDevice[path], var record = links[id] else { return nil }
+        let clamped = Self.clampMTU(attMTU)
+        guard clamped != record.attMTU else { return nil }
+        record.attMTU = clamped
+        links[id] = record
+        return record.maxFrame
+    }
+
+    /// Records the peer's message characteristic path.
+    public mutating func setRemoteCharacteristic(device path: String, _ characteristic: String?) {
+        guard let id = byDevice[path] else { return }
+        links[id]?.remoteCharacteristic = characteristic
+    }
+
+    /// Records a signal strength; returns true when it changed.
+    public mutating func setRSSI(device path: String, _ rssi: Int) -> LinkID? {
+        guard let id = byDevice[path], links[id]?.rssi != rssi else { return nil }
+        links[id]?.rssi = rssi
+        return id
+    }
+
+    /// Decides how to carry a frame of `size` bytes; on `.write`/`.notify` the frame is counted in flight.
+    public mutating func decide(size: Int, on id: LinkID, queueLimit: Int, notifying: Bool) -> SendDecision {
+        guard var record = links[id] else { return .refuse(.gone, .noLink) }
+        guard size <= record.maxFrame else { return .refuse(.full, .oversized) }
+        guard record.inFlight < queueLimit else { return .refuse(.full, .queueFull) }
+        let decision: SendDecision
+        if let path = record.remoteCharacteristic {
+            decision = .write(characteristic: path)
+        } else if record.role == .peripheral, notifying, count(role: .peripheral) == 1 {
+            decision = .notify
+        } else {
+            return .refuse(.full, .noRoute)
+        }
+        record.inFlight += 1
+        links[id] = record
+        return decision
+    }
+
+    /// Marks one frame of a link as done (acknowledged or failed).
+    public mutating func finished(on id: LinkID) {
+        guard let record = links[id], record.inFlight > 0 else { return }
+        links[id]?.inFlight = record.inFlight - 1
+    }
+
+    /// ATT MTUs outside 23...517 are clamped into it.
+    public static func clampMTU(_ mtu: Int) -> Int { min(max(mtu, 23), 517) }
+}
