@@ -1,0 +1,79 @@
+import Foundation
+import MeshProtocol
+
+/// Turns one request line into one reply line by asking the node; no I/O.
+struct ControlRequestHandler: Sendable {
+    /// What one line produced.
+    struct Outcome: Sendable {
+        /// The reply line, newline included.
+        var reply: [UInt8]
+        /// True when the request was a successful `watch`.
+        var startsWatch: Bool
+        /// The error code, when the reply is an error.
+        var failure: ControlErrorCode?
+    }
+
+    /// The node to ask.
+    let node: any NodeControlling
+
+    /// The commands this server understands.
+    static let commands = ["send", "peers", "stats", "status", "id", "watch"]
+
+    /// Handles one complete request line (without its newline).
+    func handle(_ line: [UInt8]) -> Outcome {
+        let request: ControlRequest
+        do {
+            request = try JSONDecoder().decode(ControlRequest.self, from: Data(line))
+        } catch {
+            let id = (try? JSONDecoder().decode(IDOnly.self, from: Data(line)))?.id
+            return failure(id, .badRequest, "request must be a JSON object with a string 'command'"
+                           + " (and, for send, a string 'text' and a string or null 'to')")
+        }
+        switch request.command {
+        case "send": return send(request)
+        case "peers": return success(request.id, node.peers())
+        case "stats": return success(request.id, node.stats())
+        case "status": return success(request.id, node.status())
+        case "id": return success(request.id, node.identity())
+        case "watch":
+            var outcome = success(request.id, WatchReport())
+            outcome.startsWatch = true
+            return outcome
+        default:
+            return failure(request.id, .unknownCommand,
+                           "unknown command; expected one of " + Self.commands.joined(separator: ", "))
+        }
+    }
+
+    private func send(_ request: ControlRequest) -> Outcome {
+        guard let text = request.text, !text.isEmpty else {
+            return failure(request.id, .badRequest, "send needs a non-empty 'text'")
+        }
+        var destination: NodeID?
+        if let to = request.to {
+            guard let node = NodeID(hex: to) else {
+                return failure(request.id, .badRequest, "'to' must be a 32-hex-digit node ID or null")
+            }
+            destination = node
+        }
+        do throws(ControlFailure) {
+            let messageID = try node.send(text: text, to: destination)
+            return success(request.id, SendReport(messageID: messageID))
+        } catch {
+            return failure(request.id, error.code, error.description)
+        }
+    }
+
+    private func success<Result: Codable & Sendable>(_ id: ControlRequestID?, _ result: Result) -> Outcome {
+        Outcome(reply: ControlJSON.line(ControlReply(id: id, result: result)), startsWatch: false, failure: nil)
+    }
+
+    private func failure(_ id: ControlRequestID?, _ code: ControlErrorCode, _ message: String) -> Outcome {
+        Outcome(reply: ControlJSON.errorLine(id: id, code: code, message: message), startsWatch: false, failure: code)
+    }
+
+    /// Just the `id`, to echo it in a bad-request reply.
+    private struct IDOnly: Decodable {
+        var id: ControlRequestID?
+    }
+}

@@ -1,0 +1,24 @@
+import MeshProtocol
+
+/// What the control server needs from the node; the daemon implements it over the engine.
+///
+/// Every method may be called from the control server's queue at any time, so the
+/// implementation must be thread-safe; none may block for long.
+public protocol NodeControlling: Sendable {
+    /// Sends a chat message, broadcast when `destination` is nil; returns its message ID.
+    func send(text: String, to destination: NodeID?) throws(ControlFailure) -> MessageID
+    /// Neighbours and known remote nodes.
+    func peers() -> PeersReport
+    /// Uptime, memory and counters.
+    func stats() -> StatsReport
+    /// A one-screen summary.
+    func status() -> StatusReport
+    /// This node's identity.
+    func identity() -> IdentityReport
+    /// Registers a sink for events; returns a token for `removeWatcher`.
+    ///
+    /// The sink may be called from any thread and must return quickly.
+    func addWatcher(_ sink: @escaping @Sendable (WatchEvent) -> Void) -> UInt64
+    /// Removes a sink; no call starts after this returns.
+    func removeWatcher(_ token: UInt64)
+}

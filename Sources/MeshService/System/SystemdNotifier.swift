@@ -1,0 +1,88 @@
+import CSystemd
+import Dispatch
+import Foundation
+import Glibc
+import Synchronization
+
+/// Talks to systemd through `sd_notify`: readiness, status, watchdog keep-alives, stopping.
+///
+/// Without `NOTIFY_SOCKET` (not started by systemd with Type=notify) every call is a no-op.
+public final class SystemdNotifier: Sendable {
+    private let watchdogTimer = Mutex<DispatchSourceTimer?>(nil)
+
+    /// Creates a notifier; `sd_notify` reads `NOTIFY_SOCKET` itself on each call.
+    public init() {}
+
+    deinit { stopWatchdog() }
+
+    /// True when systemd is listening (`NOTIFY_SOCKET` is set).
+    public var isActive: Bool { getenv("NOTIFY_SOCKET") != nil }
+
+    /// Sends the messages in one datagram; false when systemd is absent or the send failed.
+    @discardableResult
+    public func notify(_ messages: [NotifyMessage]) -> Bool {
+        guard !messages.isEmpty else { return false }
+        return sd_notify(0, NotifyMessage.payload(messages)) > 0
+    }
+
+    /// `READY=1` with a status line.
+    @discardableResult
+    public func ready(status: String) -> Bool { notify([.ready, .status(status)]) }
+
+    /// A status line.
+    @discardableResult
+    public func status(_ text: String) -> Bool { notify([.status(text)]) }
+
+    /// `STOPPING=1` with a status line; also stops watchdog keep-alives.
+    @discardableResult
+    public func stopping(status: String = "stopping") -> Bool {
+        stopWatchdog()
+        return notify([.stopping, .status(status)])
+    }
+
+    /// `RELOADING=1` with the monotonic time; send `ready(status:)` when the reload is done.
+    @discardableResult
+    public func reloading() -> Bool {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        let micros = UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000
+        return notify([.reloading, .monotonicMicroseconds(micros)])
+    }
+
+    /// The watchdog interval systemd expects (`WatchdogSec=`), or nil when it is off.
+    public func watchdogInterval() -> Duration? {
+        var microseconds: UInt64 = 0
+        guard sd_watchdog_enabled(0, &microseconds) > 0, microseconds > 0 else { return nil }
+        return .microseconds(Int64(clamping: microseconds))
+    }
+
+    /// Sends `WATCHDOG=1` every half interval while `isHealthy` says so; false when the watchdog is off.
+    ///
+    /// `isHealthy` runs on `queue`; returning false skips that keep-alive, so a stuck node
+    /// gets restarted by systemd.
+    @discardableResult
+    public func startWatchdog(queue: DispatchQueue, isHealthy: @escaping @Sendable () -> Bool = { true }) -> Bool {
+        guard let interval = watchdogInterval() else { return false }
+        let period = max(interval / 2, .milliseconds(1))
+        let nanoseconds = Int(period / .nanoseconds(1))
+        watchdogTimer.withLock { current in
+            current?.cancel()
+            let timer = DispatchSource.makeTimerSource(queue: queue)
+            timer.schedule(deadline: .now(), repeating: .nanoseconds(nanoseconds), leeway: .nanoseconds(nanoseconds / 10))
+            timer.setEventHandler { [weak self] in
+                if isHealthy() { self?.notify([.watchdog]) }
+            }
+            timer.resume()
+            current = timer
+        }
+        return true
+    }
+
+    /// Stops the keep-alives.
+    public func stopWatchdog() {
+        watchdogTimer.withLock { timer in
+            timer?.cancel()
+            timer = nil
+        }
+    }
+}
