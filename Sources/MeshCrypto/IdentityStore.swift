@@ -37,8 +37,10 @@ public struct IdentityStore: Sendable {
         let path = keyFilePath
         let descriptor = Foundation.open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else {
-            if errno == ENOENT { return nil }
-            throw .unreadable(path: path, errno: errno)
+            let code = errno
+            if code == ENOENT { return nil }
+            if code == ENOTDIR { throw .directoryUnavailable(path: directory, errno: code) }
+            throw .unreadable(path: path, errno: code)
         }
         defer { close(descriptor) }
         var info = stat()
@@ -116,12 +118,23 @@ public struct IdentityStore: Sendable {
     }
 
     private func ensureDirectory() throws(IdentityStoreError) {
-        if mkdir(directory, 0o700) != 0 && errno != EEXIST {
-            throw .directoryUnavailable(path: directory, errno: errno)
-        }
+        try makeDirectory(directory)
         var info = stat()
         guard stat(directory, &info) == 0 else { throw .directoryUnavailable(path: directory, errno: errno) }
         guard info.st_mode & S_IFMT == S_IFDIR else { throw .directoryUnavailable(path: directory, errno: ENOTDIR) }
+    }
+
+    /// Creates `path` with mode 0700, and any missing parents, like `mkdir -p`.
+    private func makeDirectory(_ path: String) throws(IdentityStoreError) {
+        if mkdir(path, 0o700) == 0 { return }
+        let code = errno
+        if code == EEXIST { return }
+        let parent = (path as NSString).deletingLastPathComponent
+        guard code == ENOENT, !parent.isEmpty, parent != path else {
+            throw .directoryUnavailable(path: path, errno: code)
+        }
+        try makeDirectory(parent)
+        guard mkdir(path, 0o700) == 0 || errno == EEXIST else { throw .directoryUnavailable(path: path, errno: errno) }
     }
 
     private func syncDirectory() throws(IdentityStoreError) {

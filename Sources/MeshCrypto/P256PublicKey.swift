@@ -27,8 +27,8 @@ public struct P256PublicKey: Sendable, Equatable, Hashable {
         try self.init(point: bytes)
     }
 
-    /// Parses a DER SubjectPublicKeyInfo (`derRepresentation` in CryptoKit); the key must be
-    /// on the named curve P-256.
+    /// Parses a DER SubjectPublicKeyInfo (`derRepresentation` in CryptoKit); the key must name
+    /// the curve P-256 by OID (explicit curve parameters are rejected).
     public init(derRepresentation der: [UInt8]) throws(CryptoError) {
         guard !der.isEmpty, der.count <= 4096 else { throw .invalidPublicKey }
         let parsed: OpaquePointer? = der.withUnsafeBufferPointer { buffer in
@@ -45,7 +45,12 @@ public struct P256PublicKey: Sendable, Equatable, Hashable {
             throw .invalidPublicKey
         }
         let owner = EVPKey(taking: parsed)
-        guard EVP_PKEY_is_a(owner.pointer, "EC") == 1, Self.groupName(of: owner.pointer) == "prime256v1" else {
+        // Only the named curve: explicit curve parameters (even ones equal to P-256) are refused.
+        var explicit: Int32 = 1
+        guard EVP_PKEY_is_a(owner.pointer, "EC") == 1, Self.groupName(of: owner.pointer) == "prime256v1",
+            EVP_PKEY_get_int_param(owner.pointer, OSSL_PKEY_PARAM_EC_DECODED_FROM_EXPLICIT_PARAMS, &explicit) == 1,
+            explicit == 0
+        else {
             OpenSSL.clearErrors()
             throw .invalidPublicKey
         }
