@@ -1,1 +1,25 @@
-print("relayctl")
+import Foundation
+import Glibc
+import MeshService
+
+// relayctl: parse, run, exit. Everything testable lives in MeshService (RelayctlArguments,
+// RelayctlRunner, ControlClient, ReportFormatter).
+signal(SIGPIPE, SIG_IGN)
+let write: @Sendable (Int32, String) -> Void = { fd, text in
+    let bytes = Array(text.utf8)
+    var offset = 0
+    while offset < bytes.count {
+        let count = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+        if count <= 0 { break }
+        offset += count
+    }
+}
+let runner = RelayctlRunner(out: { write(STDOUT_FILENO, $0) }, err: { write(STDERR_FILENO, $0) })
+do throws(RelayctlUsageError) {
+    let invocation = try RelayctlArguments.parse(Array(CommandLine.arguments.dropFirst()),
+                                                 environment: ProcessInfo.processInfo.environment)
+    exit(runner.run(invocation).rawValue)
+} catch {
+    write(STDERR_FILENO, "relayctl: \(error.message)\n\(RelayctlHelp.usage(error.command))\n")
+    exit(RelayctlExitCode.usage.rawValue)
+}

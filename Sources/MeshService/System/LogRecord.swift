@@ -96,14 +96,14 @@ public enum LogFormat {
         return line
     }
 
-    /// The text with control characters (newlines, escapes) replaced by spaces, at most 2048 bytes.
-    public static func sanitized(_ text: String) -> String {
+    /// The text with control characters (newlines, escapes) replaced by spaces, at most `maxBytes` bytes.
+    public static func sanitized(_ text: String, maxBytes: Int = 2048) -> String {
         var scalars = String.UnicodeScalarView()
         var bytes = 0
         for scalar in text.unicodeScalars {
             let clean: Unicode.Scalar = scalar.properties.generalCategory == .control ? " " : scalar
             bytes += String(clean).utf8.count
-            if bytes > 2048 { break }
+            if bytes > maxBytes { break }
             scalars.append(clean)
         }
         return String(scalars)

@@ -1,0 +1,122 @@
+import MeshProtocol
+
+/// A relayctl command with its own arguments.
+public enum RelayctlCommand: Equatable, Sendable {
+    /// Send a chat message; `to` nil broadcasts.
+    case send(text: String, to: String?)
+    /// List neighbours and remote nodes.
+    case peers
+    /// Show counters and memory.
+    case stats
+    /// Stream events until interrupted.
+    case watch
+    /// Show a one-screen summary.
+    case status
+    /// Show this node's identity.
+    case id
+    /// Print help, for one command or in general.
+    case help(String?)
+}
+
+/// What relayctl was asked to do.
+public struct RelayctlInvocation: Equatable, Sendable {
+    /// The default control socket.
+    public static let defaultSocket = "/run/meshnoded/control.sock"
+    /// The command.
+    public var command: RelayctlCommand
+    /// The control socket path.
+    public var socketPath: String
+    /// Print the result JSON instead of tables.
+    public var json: Bool
+
+    /// Creates an invocation.
+    public init(command: RelayctlCommand, socketPath: String = defaultSocket, json: Bool = false) {
+        self.command = command
+        self.socketPath = socketPath
+        self.json = json
+    }
+}
+
+/// A command line relayctl cannot run; printed with the usage line, exit code 64.
+public struct RelayctlUsageError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What is wrong.
+    public var message: String
+    /// The command whose usage to show, if known.
+    public var command: String?
+
+    /// Creates a usage error.
+    public init(_ message: String, command: String? = nil) {
+        self.message = message
+        self.command = command
+    }
+
+    /// The message.
+    public var description: String { message }
+}
+
+/// Parses relayctl's arguments: global `--json`, `--socket PATH`, `--help`, then a command.
+public enum RelayctlArguments {
+    /// The commands, in help order.
+    public static let commands = ["send", "peers", "stats", "watch", "status", "id"]
+
+    /// Parses the arguments after the program name; `RELAYCTL_SOCKET` sets the default socket.
+    public static func parse(_ arguments: [String], environment: [String: String]) throws(RelayctlUsageError) -> RelayctlInvocation {
+        var socket = environment["RELAYCTL_SOCKET"].flatMap { $0.isEmpty ? nil : $0 } ?? RelayctlInvocation.defaultSocket
+        var json = false
+        var wantsHelp = false
+        var to: String?
+        var command: String?
+        var words: [String] = []
+        var index = 0
+        var onlyWords = false
+        func value(_ flag: String, inline: String?) throws(RelayctlUsageError) -> String {
+            if let inline { return inline }
+            guard index < arguments.count else { throw RelayctlUsageError("\(flag) needs a value", command: command) }
+            index += 1
+            return arguments[index - 1]
+        }
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if onlyWords || !argument.hasPrefix("-") || argument == "-" {
+                if command == nil { command = argument } else { words.append(argument) }
+                continue
+            }
+            let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
+            let inline = parts.count == 2 ? parts[1] : nil
+            switch parts[0] {
+            case "--": onlyWords = true
+            case "--json": json = true
+            case "-h", "--help": wantsHelp = true
+            case "--socket", "-s": socket = try value("--socket", inline: inline)
+            case "--to", "-t": to = try value("--to", inline: inline)
+            default: throw RelayctlUsageError("unknown option \(parts[0])", command: command)
+            }
+        }
+        if wantsHelp || command == "help" {
+            let topic = command == "help" ? words.first : command
+            return RelayctlInvocation(command: .help(topic), socketPath: socket, json: json)
+        }
+        guard let command else { throw RelayctlUsageError("missing command") }
+        guard commands.contains(command) else { throw RelayctlUsageError("unknown command '\(command)'") }
+        if command != "send", to != nil { throw RelayctlUsageError("--to only applies to send", command: command) }
+        let parsed: RelayctlCommand
+        switch command {
+        case "send":
+            guard !words.isEmpty else { throw RelayctlUsageError("send needs the message text", command: command) }
+            if let to, NodeID(hex: to) == nil {
+                throw RelayctlUsageError("--to needs a 32-hex-digit node ID (see relayctl peers)", command: command)
+            }
+            parsed = .send(text: words.joined(separator: " "), to: to?.lowercased())
+        case "peers": parsed = .peers
+        case "stats": parsed = .stats
+        case "watch": parsed = .watch
+        case "status": parsed = .status
+        default: parsed = .id
+        }
+        if command != "send", !words.isEmpty {
+            throw RelayctlUsageError("\(command) takes no arguments", command: command)
+        }
+        return RelayctlInvocation(command: parsed, socketPath: socket, json: json)
+    }
+}

@@ -1,0 +1,15 @@
+/// relayctl's exit codes (sysexits.h values), listed in docs/CONTROL.md.
+public enum RelayctlExitCode: Int32, Sendable, CaseIterable {
+    /// The command succeeded.
+    case ok = 0
+    /// The command line is wrong (EX_USAGE).
+    case usage = 64
+    /// meshnoded refused the request, for example an unknown node (EX_DATAERR).
+    case refused = 65
+    /// The control socket could not be reached (EX_UNAVAILABLE).
+    case unavailable = 69
+    /// Reading or writing the socket failed or timed out (EX_IOERR).
+    case ioError = 74
+    /// meshnoded replied with something that is not the protocol (EX_PROTOCOL).
+    case protocolError = 76
+}

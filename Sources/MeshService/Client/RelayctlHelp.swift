@@ -1,0 +1,57 @@
+/// relayctl's help texts.
+public enum RelayctlHelp {
+    /// The one-line usage of a command.
+    public static func usage(_ command: String?) -> String {
+        switch command {
+        case "send": "usage: relayctl [--json] [--socket PATH] send [--to NODE_ID] TEXT..."
+        case let name? where RelayctlArguments.commands.contains(name): "usage: relayctl [--json] [--socket PATH] \(name)"
+        default: "usage: relayctl [--json] [--socket PATH] COMMAND [ARGS]   (relayctl --help for more)"
+        }
+    }
+
+    /// The full help of a command, or the general help for nil.
+    public static func text(_ command: String?) -> String {
+        let common = """
+
+        Options (every command):
+          --json          print the reply's result as JSON instead of a table
+          --socket PATH   control socket (default: $RELAYCTL_SOCKET or \(RelayctlInvocation.defaultSocket))
+          -h, --help      show help
+
+        Exit codes: 0 ok, 64 usage, 65 meshnoded refused the request, 69 cannot connect,
+        74 socket I/O error or timeout, 76 malformed reply.
+        """
+        let body: String
+        switch command {
+        case "send":
+            body = """
+            Sends a chat message. Without --to it is broadcast to the whole mesh; with --to it is
+            a direct message to one node (32 hex digits, as `relayctl peers` shows). All remaining
+            words form the text (use -- before text that starts with '-'). Prints the message ID.
+            """
+        case "peers":
+            body = "Lists direct neighbours with their links (role, address, MTU, RSSI) and the nodes\nknown further away with their hop counts."
+        case "stats":
+            body = "Shows uptime, memory (resident and peak) and every counter, by group."
+        case "watch":
+            body = "Streams events (messages, peers joining and leaving, links up and down) until\ninterrupted or until meshnoded closes the connection."
+        case "status":
+            body = "Shows node ID, name, transport, state, uptime, neighbour and known-node counts, version."
+        case "id":
+            body = "Shows this node's ID, short ID, fingerprint and public keys."
+        default:
+            body = """
+            Controls a running meshnoded through its control socket.
+
+            Commands:
+              send [--to NODE_ID] TEXT   send a broadcast or direct chat message
+              peers                      list neighbours and remote nodes
+              stats                      show counters and memory use
+              watch                      stream events
+              status                     show a summary
+              id                         show this node's identity
+            """
+        }
+        return usage(command) + "\n\n" + body + "\n" + common + "\n"
+    }
+}

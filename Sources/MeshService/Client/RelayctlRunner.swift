@@ -1,0 +1,90 @@
+import Foundation
+
+/// Runs one relayctl invocation against the control socket and returns its exit code.
+///
+/// Output goes through `out` and `err` (stdout and stderr in the tool, buffers in tests).
+public struct RelayctlRunner: Sendable {
+    /// Writes to standard output.
+    public var out: @Sendable (String) -> Void
+    /// Writes to standard error.
+    public var err: @Sendable (String) -> Void
+    /// Renders human output.
+    public var formatter: ReportFormatter
+    /// How long to wait for the daemon before giving up (not used while watching).
+    public var timeout: Duration
+
+    /// Creates a runner.
+    public init(
+        out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
+        formatter: ReportFormatter = ReportFormatter(), timeout: Duration = .seconds(10)
+    ) {
+        self.out = out
+        self.err = err
+        self.formatter = formatter
+        self.timeout = timeout
+    }
+
+    /// Runs the invocation.
+    public func run(_ invocation: RelayctlInvocation) -> RelayctlExitCode {
+        if case .help(let topic) = invocation.command {
+            out(RelayctlHelp.text(topic))
+            return .ok
+        }
+        do throws(ControlClientError) {
+            let client = try ControlClient(socketPath: invocation.socketPath, timeout: timeout)
+            defer { client.close() }
+            return try perform(invocation, client: client)
+        } catch {
+            err("relayctl: \(error)\n")
+            switch error {
+            case .cannotConnect: return .unavailable
+            case .io: return .ioError
+            case .protocolError: return .protocolError
+            }
+        }
+    }
+
+    private func perform(_ invocation: RelayctlInvocation, client: ControlClient) throws(ControlClientError) -> RelayctlExitCode {
+        let json = invocation.json
+        switch invocation.command {
+        case .send(let text, let to):
+            return try ask(client, ControlRequest(id: nil, command: "send", text: text, to: to), SendReport.self, json) {
+                $0.messageID + "\n"
+            }
+        case .peers: return try ask(client, ControlRequest(id: nil, command: "peers"), PeersReport.self, json, formatter.peers)
+        case .stats: return try ask(client, ControlRequest(id: nil, command: "stats"), StatsReport.self, json, formatter.stats)
+        case .status: return try ask(client, ControlRequest(id: nil, command: "status"), StatusReport.self, json, formatter.status)
+        case .id: return try ask(client, ControlRequest(id: nil, command: "id"), IdentityReport.self, json, formatter.identity)
+        case .watch: return try watch(client, json: json)
+        case .help: return .ok
+        }
+    }
+
+    private func ask<Result: Codable & Sendable>(
+        _ client: ControlClient, _ request: ControlRequest, _ type: Result.Type, _ json: Bool,
+        _ render: (Result) -> String
+    ) throws(ControlClientError) -> RelayctlExitCode {
+        let reply = try client.request(request, as: type)
+        guard reply.ok, let result = reply.result else { return refused(reply.error) }
+        out(json ? String(decoding: ControlJSON.line(result), as: UTF8.self) : render(result))
+        return .ok
+    }
+
+    private func watch(_ client: ControlClient, json: Bool) throws(ControlClientError) -> RelayctlExitCode {
+        let reply = try client.request(ControlRequest(id: nil, command: "watch"), as: WatchReport.self)
+        guard reply.ok else { return refused(reply.error) }
+        while let line = try client.nextLine(waitForever: true) {
+            guard let event = try? JSONDecoder().decode(ControlEventLine.self, from: Data(line)).event else {
+                throw .protocolError("event line is not {\"event\": {...}}")
+            }
+            out(json ? String(decoding: ControlJSON.line(event), as: UTF8.self) : formatter.event(event))
+        }
+        return .ok
+    }
+
+    private func refused(_ error: ControlErrorBody?) -> RelayctlExitCode {
+        let error = error ?? ControlErrorBody(code: .internalError, message: "reply without result or error")
+        err("relayctl: meshnoded refused: \(error.message) (\(error.code))\n")
+        return .refused
+    }
+}

@@ -1,0 +1,127 @@
+import Dispatch
+import Glibc
+import Synchronization
+
+/// The control socket: JSON lines over a Unix stream socket (docs/CONTROL.md).
+///
+/// All socket work happens on one serial queue with non-blocking I/O and dispatch sources;
+/// node calls are made from that queue. A client that sends garbage, oversized or unfinished
+/// lines, or reads too slowly, gets an error reply or is dropped; other clients carry on.
+public final class ControlServer: @unchecked Sendable {
+    // Everything below `queue` is touched only on `queue` (hence @unchecked Sendable).
+    /// The settings in force.
+    public let settings: ControlServerSettings
+    let node: any NodeControlling
+    let logger: DaemonLogger?
+    let handler: ControlRequestHandler
+    let queue = DispatchQueue(label: "meshnode.control")
+    private let queueKey = DispatchSpecificKey<Bool>()
+    private let counterStore = Mutex(ControlServerCounters())
+    private var listenSource: DispatchSourceRead?
+    var clients: [UInt64: ControlSession] = [:]
+    private var lastClientID: UInt64 = 0
+    private var running = false
+    private var acceptPaused = false
+
+    /// Creates a server; nothing is opened until `start`.
+    public init(settings: ControlServerSettings, node: any NodeControlling, logger: DaemonLogger? = nil) {
+        self.settings = settings
+        self.node = node
+        self.logger = logger
+        handler = ControlRequestHandler(node: node)
+        queue.setSpecific(key: queueKey, value: true)
+    }
+
+    deinit {
+        if acceptPaused { listenSource?.resume() }
+        listenSource?.cancel()
+        for client in clients.values { client.cancelSources() }
+    }
+
+    /// Creates the socket (mode 0660, the configured group) and starts accepting.
+    public func start() throws(UnixSocketError) {
+        let result: Result<Void, UnixSocketError> = onQueue {
+            guard !running else { return .success(()) }
+            do throws(UnixSocketError) {
+                let (fd, warning) = try ControlSocketFile.listen(path: settings.socketPath, group: settings.group)
+                if let warning { logger?.warning(.controlReady, warning) }
+                let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
+                source.setEventHandler { [weak self] in self?.acceptClients() }
+                source.setCancelHandler { close(fd) }
+                source.resume()
+                listenSource = source
+                running = true
+                logger?.info(.controlReady, "control socket listening on \(settings.socketPath)")
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        try result.get()
+    }
+
+    /// Closes every client and the socket, and removes the socket file.
+    public func stop() {
+        onQueue {
+            guard running else { return }
+            running = false
+            if acceptPaused { listenSource?.resume() }
+            acceptPaused = false
+            listenSource?.cancel()
+            listenSource = nil
+            for id in clients.keys.sorted() { drop(id) }
+            unlink(settings.socketPath)
+        }
+    }
+
+    /// The counters so far; safe from any thread.
+    public func counters() -> ControlServerCounters { counterStore.withLock { $0 } }
+
+    /// How many clients are connected now.
+    public func clientCount() -> Int { onQueue { clients.count } }
+
+    func count(_ update: (inout ControlServerCounters) -> Void) { counterStore.withLock { update(&$0) } }
+
+    /// Runs `body` on the server queue, inline when already there.
+    private func onQueue<T>(_ body: () -> T) -> T {
+        DispatchQueue.getSpecific(key: queueKey) == true ? body() : queue.sync(execute: body)
+    }
+
+    private func acceptClients() {
+        guard let listenSource else { return }
+        for _ in 0..<64 {
+            let fd = accept(Int32(listenSource.handle), nil, nil)
+            if fd < 0 {
+                let code = errno
+                if code == EAGAIN || code == EWOULDBLOCK || code == EINTR || code == ECONNABORTED { return }
+                count { $0.ioErrors += 1 }
+                if code == EMFILE || code == ENFILE || code == ENOBUFS || code == ENOMEM { pauseAccepting() }
+                return
+            }
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            guard clients.count < settings.maxClients else {
+                count { $0.connectionsRejected += 1 }
+                let line = ControlJSON.errorLine(id: nil, code: .tooManyClients, message: "too many control clients")
+                _ = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                close(fd)
+                continue
+            }
+            lastClientID += 1
+            count { $0.connectionsAccepted += 1 }
+            clients[lastClientID] = makeClient(id: lastClientID, fd: fd)
+        }
+    }
+
+    /// Out of descriptors: stop accepting for a second instead of spinning on a ready socket.
+    private func pauseAccepting() {
+        guard let source = listenSource, !acceptPaused else { return }
+        source.suspend()
+        acceptPaused = true
+        queue.asyncAfter(deadline: .now() + 1) { [weak self] in
+            guard let self, self.acceptPaused else { return }
+            self.acceptPaused = false
+            self.listenSource?.resume()
+        }
+    }
+}

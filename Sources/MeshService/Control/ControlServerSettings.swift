@@ -1,0 +1,66 @@
+/// Limits and placement of the control socket.
+public struct ControlServerSettings: Equatable, Sendable {
+    /// The socket path.
+    public var socketPath: String
+    /// The group given access (mode 0660); nil keeps the process's group.
+    public var group: String?
+    /// The longest request line, in bytes; a longer one gets `request_too_large` and the connection closes.
+    public var maxRequestBytes = 16_384
+    /// The most clients at once; more get `too_many_clients` and are closed.
+    public var maxClients = 64
+    /// The most reply and event bytes queued for one client; a client that lets more pile up is dropped.
+    public var maxOutputBytes = 1_048_576
+    /// How long a started request line may take to finish before `request_timeout`.
+    public var requestTimeout = Duration.seconds(5)
+
+    /// Creates settings with the default limits.
+    public init(socketPath: String, group: String?) {
+        self.socketPath = socketPath
+        self.group = group
+    }
+
+    /// Creates settings from the `[node]` section.
+    public init(_ node: NodeSettings) {
+        self.init(socketPath: node.controlSocket, group: node.controlGroup)
+    }
+}
+
+/// What the control server has seen; merge `dictionary` into the `control` stats group.
+public struct ControlServerCounters: Equatable, Sendable {
+    /// Clients accepted.
+    public var connectionsAccepted: UInt64 = 0
+    /// Clients refused because `maxClients` were connected.
+    public var connectionsRejected: UInt64 = 0
+    /// Request lines answered.
+    public var requests: UInt64 = 0
+    /// Lines that were not a valid request (including unknown commands).
+    public var badRequests: UInt64 = 0
+    /// Lines longer than `maxRequestBytes`.
+    public var oversizedRequests: UInt64 = 0
+    /// Lines not finished within `requestTimeout`.
+    public var timedOutRequests: UInt64 = 0
+    /// Lines cut short by the client closing its side.
+    public var incompleteRequests: UInt64 = 0
+    /// Requests the node refused (unknown node, too long, not ready, internal).
+    public var nodeErrors: UInt64 = 0
+    /// Clients dropped because their output queue exceeded `maxOutputBytes`.
+    public var slowClientsDropped: UInt64 = 0
+    /// Socket errors other than a client going away.
+    public var ioErrors: UInt64 = 0
+    /// `watch` subscriptions started.
+    public var watchesStarted: UInt64 = 0
+
+    /// Creates zeroed counters.
+    public init() {}
+
+    /// The counters by snake_case name.
+    public var dictionary: [String: UInt64] {
+        [
+            "connections_accepted": connectionsAccepted, "connections_rejected": connectionsRejected,
+            "requests": requests, "bad_requests": badRequests, "oversized_requests": oversizedRequests,
+            "timed_out_requests": timedOutRequests, "incomplete_requests": incompleteRequests,
+            "node_errors": nodeErrors, "slow_clients_dropped": slowClientsDropped, "io_errors": ioErrors,
+            "watches_started": watchesStarted,
+        ]
+    }
+}
