@@ -1,0 +1,89 @@
+import MeshProtocol
+import Testing
+@testable import MeshCrypto
+
+@Suite("Fixed test vectors (docs/PROTOCOL-crypto.md)")
+struct FixedVectorTests {
+    typealias V = FixedVectors
+
+    static func identityA() throws -> NodeIdentity {
+        try NodeIdentity(signingKey: P256SigningKey(rawRepresentation: V.scalar(0x11)),
+                         agreementKey: P256KeyAgreementKey(rawRepresentation: V.scalar(0x22)))
+    }
+
+    static func identityB() throws -> NodeIdentity {
+        try NodeIdentity(signingKey: P256SigningKey(rawRepresentation: V.scalar(0x33)),
+                         agreementKey: P256KeyAgreementKey(rawRepresentation: V.scalar(0x44)))
+    }
+
+    @Test("Identity keys, node IDs, fingerprint and identity file")
+    func identities() throws {
+        let a = try Self.identityA()
+        let b = try Self.identityB()
+        #expect(a.signingPublicKey.x963 == V.signingPublicA && a.agreementPublicKey.x963 == V.agreementPublicA)
+        #expect(b.signingPublicKey.x963 == V.signingPublicB && b.agreementPublicKey.x963 == V.agreementPublicB)
+        #expect(a.nodeID.hex == V.nodeIDA && b.nodeID.hex == V.nodeIDB)
+        #expect(a.shortID == String(V.nodeIDA.prefix(8)))
+        #expect(a.fingerprint == V.fingerprintA)
+        #expect(try IdentityFile.encode(a) == V.identityFileA)
+        #expect(try IdentityFile.decode(V.identityFileA).nodeID == a.nodeID)
+    }
+
+    @Test("Key exchange messages decode, verify, and match their fields")
+    func keyExchange() throws {
+        let a = try Self.identityA()
+        let b = try Self.identityB()
+        let ephemeralA = try P256KeyAgreementKey(rawRepresentation: V.scalar(0x55))
+        let ephemeralB = try P256KeyAgreementKey(rawRepresentation: V.scalar(0x66))
+        #expect(ephemeralA.publicKey.x963 == V.ephemeralPublicA && ephemeralB.publicKey.x963 == V.ephemeralPublicB)
+        let opening = try KeyExchangeMessage(decoding: V.keyExchangeA)
+        #expect(try opening.verify() == a.nodeID)
+        let answer = try KeyExchangeMessage(decoding: V.keyExchangeB)
+        #expect(try answer.verify() == b.nodeID)
+        #expect(answer.answering == (try KeyExchangeMessage.answerDigest(for: ephemeralA.publicKey)))
+        let resigned = try KeyExchangeMessage.signed(
+            by: a, ephemeral: ephemeralA.publicKey, answering: KeyExchangeMessage.opening, timestamp: V.timestamp)
+        #expect(Array(resigned.encoded().prefix(236)) == Array(V.keyExchangeA.prefix(236)))
+        #expect(try resigned.verify() == a.nodeID)
+    }
+
+    @Test("Link keys, link packet and inner box are byte-exact")
+    func sealing() throws {
+        let a = try Self.identityA()
+        let b = try Self.identityB()
+        let ephemeralA = try P256KeyAgreementKey(rawRepresentation: V.scalar(0x55))
+        let ephemeralB = try P256KeyAgreementKey(rawRepresentation: V.scalar(0x66))
+        #expect(try ephemeralA.sharedSecret(with: ephemeralB.publicKey) == V.linkSecret)
+        let keysA = try LinkKeys.derive(
+            localNodeID: a.nodeID, localEphemeral: ephemeralA, remote: KeyExchangeMessage(decoding: V.keyExchangeB))
+        let keysB = try LinkKeys.derive(
+            localNodeID: b.nodeID, localEphemeral: ephemeralB, remote: KeyExchangeMessage(decoding: V.keyExchangeA))
+        #expect(keysA.sendKey == V.keyAToB && keysA.receiveKey == V.keyBToA)
+        #expect(keysB.sendKey == V.keyBToA && keysB.receiveKey == V.keyAToB)
+
+        var sessionA = LinkSession(keys: keysA)
+        let packet = try sessionA.seal(kind: .message, messageID: V.messageID, plaintext: Array("hello mesh".utf8), nonce: V.nonce)
+        #expect(packet == V.linkPacket)
+        var sessionB = LinkSession(keys: keysB)
+        #expect(try sessionB.open(kind: .message, packet: V.linkPacket).plaintext == Array("hello mesh".utf8))
+
+        let box = try InnerSeal.seal(
+            Array("hi B".utf8), recipientAgreementKey: b.agreementPublicKey, origin: a.nodeID, destination: b.nodeID,
+            messageID: V.messageID, kind: .message, padding: .buckets,
+            ephemeral: P256KeyAgreementKey(rawRepresentation: V.scalar(0x77)), nonce: V.nonce)
+        #expect(box == V.innerBox)
+        #expect(Array(box.prefix(65)) == V.innerEphemeralPublic)
+        #expect(try InnerSeal.open(
+            V.innerBox, identity: b, origin: a.nodeID, destination: b.nodeID, messageID: V.messageID,
+            kind: .message) == Array("hi B".utf8))
+    }
+
+    @Test("The envelope signature vector verifies")
+    func envelopeSignature() throws {
+        let a = try Self.identityA()
+        let envelope = Envelope(
+            kind: .message, messageID: V.messageID, origin: a.nodeID, timestamp: V.timestamp,
+            payload: Array("hello mesh".utf8), signature: V.envelopeSignature)
+        try EnvelopeSigner.verify(envelope, signingKey: a.signingPublicKey)
+    }
+}

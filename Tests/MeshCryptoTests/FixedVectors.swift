@@ -1,0 +1,85 @@
+import MeshProtocol
+import Testing
+@testable import MeshCrypto
+
+/// The fixed test vectors published in docs/PROTOCOL-crypto.md (section "Test vectors").
+/// Private scalars are the byte shown repeated 32 times; the nonce is 00 01 … 0b.
+enum FixedVectors {
+    static func scalar(_ byte: UInt8) -> [UInt8] { [UInt8](repeating: byte, count: 32) }
+    static let nonce = hex("000102030405060708090a0b")
+    static let messageID = MessageID(hex: "a0a1a2a3a4a5a6a7a8a9aaabacadaeaf")!
+    static let timestamp: UInt64 = 1_700_000_000_000
+    static let signingPublicA = hex(
+        "040217e617f0b6443928278f96999e69a23a4f2c152bdf6d6cdf66e5b80282d4"
+        + "ed194a7debcb97712d2dda3ca85aa8765a56f45fc758599652f2897c65306e57"
+        + "94")
+    static let agreementPublicA = hex(
+        "04d65a93977caa3d1b081852ff57a79e465f1660577304baead505dd3a48589c"
+        + "f350185e895372df6221ea3a137557e473fddb6755f05bd507c3c533fce9c912"
+        + "85")
+    static let signingPublicB = hex(
+        "0451a7580833898ea1b183cbd7350a4099078c6ef1c1e18e970cd7683035f25e"
+        + "7d0110522712b0b5a7cff081685486984a94e6831edac46e7360fa9d834a7a81"
+        + "a1")
+    static let agreementPublicB = hex(
+        "045b36890dacbd7c9a96bb74a1ee28b3d2d75b72e09a20ef25cf8e6fd8a9f035"
+        + "0d0e14bed8d4682a34d83538bdff5b96e89a6666ec0db5745d02fa1210072df7"
+        + "5a")
+    static let ephemeralPublicA = hex(
+        "0457e977f6db7e33c3fe7acf2842ed987009caf56d458682fca447b7d3d762ab"
+        + "34c5ab3770ba573bdff5414065640ffb5b346dfa84dec4db4d68e5f59cc471c2"
+        + "ec")
+    static let ephemeralPublicB = hex(
+        "040bbbc5e8bc84bd33d1d3ce03ffac9a747f4c1993fddb2ec93a4116a86f022a"
+        + "77c3c17191559a4c2a1aa57e79b8d1977da2c959172f478e341e27028d69fffb"
+        + "7b")
+    static let innerEphemeralPublic = hex(
+        "04e45054eb5b1abd976650f7f395bf51d0d8dd193e0174e7a14a1c8c127fbdf2"
+        + "dbaefe3293b0445f3f92bf8e108202e009415c899499620c71b7f6df9021132c"
+        + "9c")
+    static let nodeIDA = "2e0d7fe0175f5b4a799673df1034dab7"
+    static let nodeIDB = "b2bb79fbd6a5d47840046b61a0413fdf"
+    static let fingerprintA = "88593 25605 37882 14635 90574 77721"
+    static let identityFileA = hex(
+        "4d4e494401111111111111111111111111111111111111111111111111111111"
+        + "1111111111222222222222222222222222222222222222222222222222222222"
+        + "22222222223d7d19b2199ce514421f8cbbc86efc94e84f6a803191f884f5abb7"
+        + "ba7af96a38")
+    static let keyExchangeA = hex(
+        "010457e977f6db7e33c3fe7acf2842ed987009caf56d458682fca447b7d3d762"
+        + "ab34c5ab3770ba573bdff5414065640ffb5b346dfa84dec4db4d68e5f59cc471"
+        + "c2ec040217e617f0b6443928278f96999e69a23a4f2c152bdf6d6cdf66e5b802"
+        + "82d4ed194a7debcb97712d2dda3ca85aa8765a56f45fc758599652f2897c6530"
+        + "6e579404d65a93977caa3d1b081852ff57a79e465f1660577304baead505dd3a"
+        + "48589cf350185e895372df6221ea3a137557e473fddb6755f05bd507c3c533fc"
+        + "e9c9128500000000000000000000000000000000000000000000000000000000"
+        + "000000000000018bcfe56800b359c141eaf3ea7f111f9fb1d75c2dfd9ae98a58"
+        + "61fdf3df7a0fe0faaed9460db40c2fd68dad284e48bdc038590f794a7ea9d059"
+        + "f62296c506b1133b7f707896")
+    static let keyExchangeB = hex(
+        "01040bbbc5e8bc84bd33d1d3ce03ffac9a747f4c1993fddb2ec93a4116a86f02"
+        + "2a77c3c17191559a4c2a1aa57e79b8d1977da2c959172f478e341e27028d69ff"
+        + "fb7b0451a7580833898ea1b183cbd7350a4099078c6ef1c1e18e970cd7683035"
+        + "f25e7d0110522712b0b5a7cff081685486984a94e6831edac46e7360fa9d834a"
+        + "7a81a1045b36890dacbd7c9a96bb74a1ee28b3d2d75b72e09a20ef25cf8e6fd8"
+        + "a9f0350d0e14bed8d4682a34d83538bdff5b96e89a6666ec0db5745d02fa1210"
+        + "072df75a7db6f13201119cd522e68f5d256544eaa373e066377243a922ff2f90"
+        + "cf4840bc0000018bcfe568321eb952a30a242ec6980bd23f3c647b329f751a0c"
+        + "d14ef0720ab13d846278d2d6b56387304b1f6e378782653bd2d1ed42ba31f401"
+        + "8cf6fd9c9a9802dc7166c628")
+    static let linkSecret = hex("9d7dad66de00cb3717b04136a605341bf5f29a39cf02ad2009db5332ca9efd18")
+    static let keyAToB = hex("ab8411df84446b934f2a4f3810a1e6e0a6c7a551b5d870f679a2157190d6cd36")
+    static let keyBToA = hex("6c8c85ad00cf180f55e641c72e36783f6bf01914dba23f6cfa6715b52113ffc9")
+    static let linkPacket = hex(
+        "a0a1a2a3a4a5a6a7a8a9aaabacadaeaf00000000000000010001020304050607"
+        + "08090a0b321169e822b29522840e425d76bfc76a9d8a56e5d625237757e65f73"
+        + "165b67d2c4f9391c6cafc2e97c89ffdec6919206")
+    static let innerBox = hex(
+        "04e45054eb5b1abd976650f7f395bf51d0d8dd193e0174e7a14a1c8c127fbdf2"
+        + "dbaefe3293b0445f3f92bf8e108202e009415c899499620c71b7f6df9021132c"
+        + "9c000102030405060708090a0b7859bbf715f6f1c217ca7988c36a5b9838a333"
+        + "c50b77c1807d7ba5fc074aa0e48e59e08ad31ea1416d55c4f5c3c915be")
+    static let envelopeSignature = hex(
+        "c07e52dcc6cbf0d23586909f55b5f4ecddcc6422d74ebcd20f9877abe0331f7e"
+        + "6e190382748e5d2a203f9b371fe173077d3ac6eeab7c19f61cd06977f8c8d2e8")
+}
