@@ -19,7 +19,6 @@ struct LinkState {
     let openedAt: Duration
     var handshake: LinkHandshake
     var session: LinkSession?
-    var previousSession: LinkSession?
     var keyedAt: Duration?
     /// The neighbour's identity, known once its key exchange verified.
     var peer: NodeID?

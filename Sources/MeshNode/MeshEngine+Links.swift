@@ -27,7 +27,13 @@ extension MeshEngine {
     /// Starts (or restarts, for a re-key) the key exchange on a link.
     func startKeyExchange(on link: LinkID, now: Duration) {
         guard var state = links[link] else { return }
-        let message = state.handshake.start(now: now)
+        let message: KeyExchangeMessage?
+        do {
+            message = try state.handshake.start(now: now, timestamp: timestamp(at: now))
+        } catch {
+            linkCounters.keyExchangeFailures += 1
+            return
+        }
         links[link] = state
         if let message { sendKeyExchange(message, on: link, now: now) }
     }
@@ -69,7 +75,7 @@ extension MeshEngine {
             let envelope = try Envelope(decoding: bytes)
             guard envelope.kind == .keyExchange, envelope.hops == 0 else { throw WireError.invalidField("kind") }
             message = try KeyExchangeMessage(decoding: envelope.payload)
-            guard message.senderNodeID == envelope.origin else { throw WireError.invalidField("origin") }
+            guard message.senderNodeID == envelope.origin else { throw CryptoError.originMismatch(origin: envelope.origin, expected: message.senderNodeID) }
         } catch {
             kindCounters[.keyExchange].droppedMalformed += 1
             linkCounters.keyExchangeFailures += 1
@@ -86,14 +92,18 @@ extension MeshEngine {
             return
         }
         do {
-            let (reply, keys) = try state.handshake.receive(message, now: now)
+            let (reply, keys) = try state.handshake.receive(message, now: now, timestamp: timestamp(at: now))
             if let previous = state.peer, previous != peer {
                 _ = peers.detach(link, now: now)
                 state.phase = .keyExchange
                 state.peerProfile = nil
+                state.profileSent = false
             }
-            state.previousSession = state.session
-            state.session = LinkSession(keys: keys, padding: configuration.padding)
+            if state.session == nil || state.peer != peer {
+                state.session = LinkSession(keys: keys, padding: configuration.padding ? .buckets : .minimal)
+            } else {
+                state.session?.rekey(with: keys)
+            }
             state.keyedAt = now
             state.peer = peer
             let firstKeys = state.phase == .keyExchange
@@ -117,30 +127,25 @@ extension MeshEngine {
             emit(.dropped(nil, kind: kind, reason: "no link key yet", link: link))
             return
         }
-        let opened: (MessageID, [UInt8])
+        let opened: (messageID: MessageID, plaintext: [UInt8])
         do {
             opened = try state.session!.open(kind: kind, packet: packet)
-        } catch let error {
-            if var previous = state.previousSession, let fallback = try? previous.open(kind: kind, packet: packet) {
-                state.previousSession = previous
-                opened = fallback
-            } else {
-                if case .replay = error { linkCounters.replays += 1 } else { linkCounters.sealFailures += 1 }
-                links[link] = state
-                emit(.dropped(nil, kind: kind, reason: "link seal: \(error)", link: link))
-                return
-            }
+        } catch {
+            if case .replay = error { linkCounters.replays += 1 } else { linkCounters.sealFailures += 1 }
+            links[link] = state
+            emit(.dropped(nil, kind: kind, reason: "link seal: \(error)", link: link))
+            return
         }
         links[link] = state
         let envelope: Envelope
         do {
-            envelope = try Envelope(decoding: opened.1)
-            guard envelope.kind == kind, envelope.messageID == opened.0 else {
+            envelope = try Envelope(decoding: opened.plaintext)
+            guard envelope.kind == kind, envelope.messageID == opened.messageID else {
                 throw WireError.invalidField("kind or message ID differs from the link packet")
             }
         } catch {
             kindCounters[kind].droppedMalformed += 1
-            emit(.dropped(opened.0, kind: kind, reason: "envelope: \(error)", link: link))
+            emit(.dropped(opened.messageID, kind: kind, reason: "envelope: \(error)", link: link))
             return
         }
         kindCounters[kind].received += 1

@@ -34,7 +34,7 @@ extension MeshEngine {
                 envelope.isInnerSealed = true
                 envelope.payload = try InnerSeal.seal(
                     body.encoded(), recipientAgreementKey: key, origin: nodeID, destination: destination,
-                    messageID: envelope.messageID, kind: .message, padding: configuration.padding)
+                    messageID: envelope.messageID, kind: .message, padding: configuration.padding ? .buckets : .minimal)
             } else {
                 envelope.payload = body.encoded()
             }
@@ -85,7 +85,7 @@ extension MeshEngine {
             linkCounters.sealFailures += 1
             return false
         }
-        let rekey = state.handshake.needsRekey(messagesSent: state.session!.messagesSealed, now: now)
+        let rekey = state.handshake.needsRekey(messagesSent: state.session!.messagesSent, now: now)
         links[link] = state
         let sent = sendFrames(of: packet, kind: envelope.kind, on: link, now: now)
         if rekey {

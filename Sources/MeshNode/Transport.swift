@@ -26,7 +26,9 @@ public struct LinkInfo: Equatable, Sendable {
     public var role: LinkRole
     /// The remote address (a BLE address or `host:port`); addresses rotate, so never an identity.
     public var remoteAddress: String
-    /// The link's current ATT MTU in bytes (23...517); frames are at most this long.
+    /// The largest frame the link carries in one write or notification, in bytes: on BLE
+    /// the ATT MTU minus its 3-byte header (20...514), what CoreBluetooth calls
+    /// `maximumWriteValueLength`. Frames are at most this long.
     public var mtu: Int
     /// Received signal strength in dBm, when the transport knows it.
     public var rssi: Int?
@@ -47,7 +49,7 @@ public enum TransportEvent: Sendable {
     case linkUp(LinkInfo)
     /// A link went away.
     case linkDown(LinkID, reason: String)
-    /// A link's MTU changed; the next message is split for the new value.
+    /// A link's frame size (see `LinkInfo.mtu`) changed; the next message is split for it.
     case mtuChanged(LinkID, mtu: Int)
     /// A link's signal strength was measured.
     case rssiChanged(LinkID, rssi: Int)

@@ -25,7 +25,7 @@ struct OriginKeys {
         } catch {
             throw VerificationFailure.badKey
         }
-        guard NodeIdentity.deriveNodeID(signingKey: signing.x963, agreementKey: agreement.x963) == origin else {
+        guard (try? NodeIdentity.deriveNodeID(signingKey: signing.x963, agreementKey: agreement.x963)) == origin else {
             throw VerificationFailure.originMismatch
         }
     }

@@ -49,7 +49,7 @@ public final class MeshSimulator {
         self.random = SplitMix64(seed: seed)
         var nodes: [SimNode] = []
         for index in 0..<count {
-            let identity = try NodeIdentity.generate()
+            let identity = try Self.identity(seed: seed, index: index)
             var config = configuration
             config.displayName = "node-\(index)"
             let engine = MeshEngine(
@@ -58,6 +58,20 @@ public final class MeshSimulator {
         }
         self.nodes = nodes
         queue.push(.tick, at: .zero)
+    }
+
+    /// A node identity derived from the run's seed, so node IDs (and with them every
+    /// ordering by node ID) are the same in every run with that seed. Test keys only.
+    static func identity(seed: UInt64, index: Int) throws -> NodeIdentity {
+        func scalar(_ label: String) throws -> [UInt8] {
+            var input = Array(label.utf8)
+            for shift in stride(from: 56, through: 0, by: -8) { input.append(UInt8(truncatingIfNeeded: seed >> UInt64(shift))) }
+            input.append(contentsOf: withUnsafeBytes(of: UInt64(index).bigEndian) { Array($0) })
+            return try SHA256Digest.hash(input)
+        }
+        return try NodeIdentity(
+            signingKey: P256SigningKey(rawRepresentation: scalar("meshsim signing")),
+            agreementKey: P256KeyAgreementKey(rawRepresentation: scalar("meshsim agreement")))
     }
 
     /// Connects two nodes now: `central` dials `peripheral`.
