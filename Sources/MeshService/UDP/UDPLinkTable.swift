@@ -140,8 +140,10 @@ struct UDPLinkTable: Sendable {
 
     private mutating func linkTraffic(_ datagram: UDPDatagram, from source: UDPEndpoint, now: Duration) -> [Action] {
         let role: LinkRole = datagram.fromCentral ? .peripheral : .central
+        // A close matches on address, nonce and role alone: a restarted peer answers our
+        // traffic for a link it no longer knows with its new instance number.
         guard let id = keys[LinkKey(remote: source, nonce: datagram.linkNonce, role: role)],
-              let link = links[id], link.peerInstance == datagram.instance else {
+              let link = links[id], link.peerInstance == datagram.instance || datagram.type == .close else {
             counters.unknownLinks += 1
             if datagram.type == .close { return [] }
             return [.send(closeDatagram(datagram.linkNonce, role: role), to: source)]

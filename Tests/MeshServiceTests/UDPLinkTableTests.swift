@@ -1,0 +1,212 @@
+import MeshNode
+import Testing
+@testable import MeshService
+
+/// Two link tables wired back to back, driven by explicit times; no sockets, no clocks.
+struct TablePair {
+    var a: UDPLinkTable
+    var b: UDPLinkTable
+    let addressA: UDPEndpoint
+    let addressB: UDPEndpoint
+    var eventsA: [TransportEvent] = []
+    var eventsB: [TransportEvent] = []
+    /// Datagrams in flight, delivered by `deliver`.
+    var wire: [(UDPDatagram, from: UDPEndpoint, to: UDPEndpoint)] = []
+
+    init(aListsB: Bool = true, bListsA: Bool = false, settings: (UDPTransportSettings) -> UDPTransportSettings = { $0 }) throws {
+        addressA = try UDPEndpoint(parsing: "127.0.0.1:7001")
+        addressB = try UDPEndpoint(parsing: "127.0.0.1:7002")
+        let base = UDPTransportSettings(bind: addressA, keepaliveInterval: .seconds(1), linkTimeout: .seconds(4))
+        var settingsA = settings(base)
+        settingsA.neighbours = aListsB ? [addressB] : []
+        var settingsB = settings(base)
+        settingsB.bind = addressB
+        settingsB.neighbours = bListsA ? [addressA] : []
+        a = UDPLinkTable(settings: settingsA, seed: 1)
+        b = UDPLinkTable(settings: settingsB, seed: 2)
+    }
+
+    mutating func take(_ actions: [UDPLinkTable.Action], from sender: UDPEndpoint) {
+        for action in actions {
+            switch action {
+            case .send(let datagram, let to): wire.append((datagram, sender, to))
+            case .emit(let event): if sender == addressA { eventsA.append(event) } else { eventsB.append(event) }
+            }
+        }
+    }
+
+    mutating func tick(_ now: Duration) {
+        take(a.tick(now: now), from: addressA)
+        take(b.tick(now: now), from: addressB)
+    }
+
+    /// Delivers everything in flight (and what that causes) at `now`, dropping datagrams `drop` says to.
+    mutating func deliver(_ now: Duration, drop: (UDPDatagram) -> Bool = { _ in false }) {
+        while !wire.isEmpty {
+            let (datagram, from, to) = wire.removeFirst()
+            if drop(datagram) { continue }
+            if to == addressA { take(a.receive(datagram.encoded(), from: from, now: now), from: addressA) }
+            if to == addressB { take(b.receive(datagram.encoded(), from: from, now: now), from: addressB) }
+        }
+    }
+}
+
+extension TransportEvent {
+    var upInfo: LinkInfo? { if case .linkUp(let info) = self { info } else { nil } }
+    var downLink: (LinkID, String)? { if case .linkDown(let link, let reason) = self { (link, reason) } else { nil } }
+    var frame: (LinkID, [UInt8])? { if case .frameReceived(let link, let bytes) = self { (link, bytes) } else { nil } }
+}
+
+@Suite("UDP link table")
+struct UDPLinkTableTests {
+    @Test func centralConnectsAndBothSidesSeeTheLink() throws {
+        var pair = try TablePair(settings: { var s = $0; s.mtu = 100; return s })
+        pair.tick(.zero)
+        pair.deliver(.zero)
+        let upA = try #require(pair.eventsA.first?.upInfo)
+        let upB = try #require(pair.eventsB.first?.upInfo)
+        #expect(upA.role == .central && upA.remoteAddress == "127.0.0.1:7002" && upA.mtu == 100)
+        #expect(upB.role == .peripheral && upB.remoteAddress == "127.0.0.1:7001" && upB.mtu == 100)
+    }
+
+    @Test func framesFlowBothWaysWithinTheMTU() throws {
+        var pair = try TablePair()
+        pair.tick(.zero)
+        pair.deliver(.zero)
+        let linkA = try #require(pair.eventsA.first?.upInfo).id
+        let linkB = try #require(pair.eventsB.first?.upInfo).id
+        guard case .send(let toB, let addressB) = pair.a.planSend([1, 2, 3], on: linkA, now: .zero),
+              case .send(let toA, let addressA) = pair.b.planSend([4], on: linkB, now: .zero) else {
+            Issue.record("sends were not planned")
+            return
+        }
+        pair.wire = [(toB, pair.addressA, addressB), (toA, pair.addressB, addressA)]
+        pair.deliver(.zero)
+        #expect(pair.eventsB.last?.frame?.1 == [1, 2, 3])
+        #expect(pair.eventsA.last?.frame?.1 == [4])
+        #expect(pair.a.planSend(Array(repeating: 0, count: 186), on: linkA, now: .zero) == .tooLong(mtu: 185))
+        #expect(pair.a.planSend([1], on: LinkID(99), now: .zero) == .gone)
+    }
+
+    @Test func dualRoleGivesTwoLinks() throws {
+        var pair = try TablePair(aListsB: true, bListsA: true)
+        pair.tick(.zero)
+        pair.deliver(.zero)
+        #expect(Set(pair.eventsA.compactMap(\.upInfo?.role)) == [.central, .peripheral])
+        #expect(Set(pair.eventsB.compactMap(\.upInfo?.role)) == [.central, .peripheral])
+    }
+
+    @Test func keepalivesHoldTheLinkAndSilenceTakesItDown() throws {
+        var pair = try TablePair()
+        pair.tick(.zero)
+        pair.deliver(.zero)
+        for second in 1...10 {
+            pair.tick(.seconds(second))
+            pair.deliver(.seconds(second))
+        }
+        #expect(pair.eventsA.compactMap(\.downLink).isEmpty && pair.eventsB.compactMap(\.downLink).isEmpty)
+        // B goes silent: only A ticks, and nothing A sends arrives.
+        for second in 11...15 {
+            pair.take(pair.a.tick(now: .seconds(second)), from: pair.addressA)
+            pair.wire.removeAll()
+        }
+        let down = try #require(pair.eventsA.compactMap(\.downLink).first)
+        #expect(down.1 == "silent for 4s")
+        // A keeps trying to reconnect with a fresh nonce.
+        pair.tick(.seconds(16))
+        #expect(pair.wire.contains { $0.0.type == .connect })
+    }
+
+    @Test func restartedPeerIsANewLink() throws {
+        var pair = try TablePair()
+        pair.tick(.zero)
+        pair.deliver(.zero)
+        let first = try #require(pair.eventsB.first?.upInfo).id
+        // A restarts: a new table with a new instance on the same address.
+        var settings = pair.a.settings
+        settings.neighbours = [pair.addressB]
+        pair.a = UDPLinkTable(settings: settings, seed: 99)
+        pair.tick(.seconds(1))
+        pair.deliver(.seconds(1))
+        #expect(pair.eventsB.compactMap(\.downLink).map(\.0) == [first])
+        #expect(pair.eventsB.compactMap(\.downLink).first?.1 == "peer restarted")
+        let second = try #require(pair.eventsB.compactMap(\.upInfo).last).id
+        #expect(second > first)
+    }
+
+    @Test func trafficForAnUnknownLinkIsAnsweredWithClose() throws {
+        var pair = try TablePair()
+        pair.tick(.zero)
+        pair.deliver(.zero)
+        let linkB = try #require(pair.eventsB.first?.upInfo).id
+        // B restarts and loses its link; A's next keepalive is answered with close.
+        pair.b = UDPLinkTable(settings: pair.b.settings, seed: 42)
+        pair.tick(.seconds(1))
+        pair.deliver(.seconds(1))
+        #expect(pair.eventsA.compactMap(\.downLink).first?.1 == "closed by peer")
+        #expect(pair.b.counters.unknownLinks >= 1)
+        _ = linkB
+    }
+
+    @Test func maxLinksRefusesFurtherConnects() throws {
+        var pair = try TablePair(settings: { var s = $0; s.maxLinks = 1; return s })
+        pair.tick(.zero)
+        pair.deliver(.zero)
+        let stranger = try UDPEndpoint(parsing: "127.0.0.1:7003")
+        let connect = UDPDatagram(type: .connect, fromCentral: true, instance: 5, linkNonce: 6, body: UDPDatagram.mtuBody(185))
+        let actions = pair.b.receive(connect.encoded(), from: stranger, now: .zero)
+        guard case .send(let reply, _)? = actions.first else {
+            Issue.record("no reply")
+            return
+        }
+        #expect(reply.type == .close && actions.count == 1)
+        #expect(pair.b.counters.rejectedFull == 1)
+    }
+
+    @Test func lossOneDropsEveryFrameButNotTheLink() throws {
+        var pair = try TablePair(settings: { var s = $0; s.loss = 1; return s })
+        pair.tick(.zero)
+        pair.deliver(.zero)
+        let link = try #require(pair.eventsA.first?.upInfo).id
+        for _ in 0..<100 { #expect(pair.a.planSend([1], on: link, now: .zero) == .lost) }
+        #expect(pair.a.counters.framesLost == 100)
+    }
+
+    @Test func partialLossIsRoughlyTheConfiguredFraction() throws {
+        var pair = try TablePair(settings: { var s = $0; s.loss = 0.25; return s })
+        pair.tick(.zero)
+        pair.deliver(.zero)
+        let link = try #require(pair.eventsA.first?.upInfo).id
+        let lost = (0..<4000).filter { _ in pair.a.planSend([1], on: link, now: .zero) == .lost }.count
+        #expect((800...1200).contains(lost))
+    }
+
+    @Test func linkIDsAreNeverReused() throws {
+        var pair = try TablePair()
+        var seen: [LinkID] = []
+        for round in 0..<5 {
+            let now = Duration.seconds(round * 10)
+            pair.tick(now)
+            pair.deliver(now)
+            let up = try #require(pair.eventsA.compactMap(\.upInfo).last).id
+            seen.append(up)
+            pair.take(pair.a.removeLink(up, reason: "test", notifyPeer: true, now: now), from: pair.addressA)
+            pair.deliver(now)
+        }
+        #expect(Set(seen).count == 5)
+        #expect(seen == seen.sorted())
+    }
+
+    @Test func badDatagramsAreCounted() throws {
+        var pair = try TablePair()
+        let from = pair.addressA
+        _ = pair.b.receive([], from: from, now: .zero)
+        _ = pair.b.receive([99] + Array(repeating: 0, count: 17), from: from, now: .zero)
+        _ = pair.b.receive([3, 4] + Array(repeating: 0, count: 16), from: from, now: .zero)
+        _ = pair.b.receive(Array(repeating: 3, count: 600), from: from, now: .zero)
+        let counters = pair.b.counters
+        #expect(counters.truncatedDatagrams == 1 && counters.unknownTypes == 1)
+        #expect(counters.malformedDatagrams == 1 && counters.oversizedDatagrams == 1)
+        #expect(counters.datagramsReceived == 4)
+    }
+}
