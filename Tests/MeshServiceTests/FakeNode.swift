@@ -1,0 +1,68 @@
+import MeshNode
+import MeshProtocol
+import Synchronization
+@testable import MeshService
+
+/// A `NodeControlling` with fixed reports that records sends and lets tests emit watch events.
+final class FakeNode: NodeControlling {
+    struct Sent: Equatable, Sendable {
+        let text: String
+        let to: NodeID?
+    }
+
+    static let nodeID = NodeID(hex: "00112233445566778899aabbccddeeff")!
+    static let peerID = NodeID(hex: "a0a1a2a3a4a5a6a7a8a9aaabacadaeaf")!
+    static let messageID = MessageID(hex: "ffeeddccbbaa99887766554433221100")!
+
+    private let state = Mutex<(sent: [Sent], watchers: [UInt64: @Sendable (WatchEvent) -> Void], next: UInt64)>(([], [:], 0))
+
+    var sent: [Sent] { state.withLock { $0.sent } }
+    var watcherCount: Int { state.withLock { $0.watchers.count } }
+
+    func send(text: String, to destination: NodeID?) throws(ControlFailure) -> MessageID {
+        if let destination, destination != Self.peerID { throw .unknownNode(destination.hex) }
+        if text.utf8.count > 100 { throw .tooLong(length: text.utf8.count, limit: 100) }
+        state.withLock { $0.sent.append(Sent(text: text, to: destination)) }
+        return Self.messageID
+    }
+
+    func peers() -> PeersReport {
+        let link = LinkReport(LinkInfo(id: LinkID(3), role: .central, remoteAddress: "127.0.0.1:7002", mtu: 185, rssi: -60))
+        let profile = Profile(nodeID: Self.peerID, displayName: "Kitchen", icon: "🍳", role: .person,
+                              signingKey: [], agreementKey: [])
+        return PeersReport(
+            neighbours: [NeighbourReport(nodeID: Self.peerID, profile: profile, links: [link], lastHeardSecondsAgo: 1.5)],
+            remote: [RemoteNodeReport(nodeID: Self.nodeID, name: nil, hops: 2, lastHeardSecondsAgo: 70)])
+    }
+
+    func stats() -> StatsReport {
+        StatsReport(uptimeSeconds: 3725, memory: MemoryReport(residentBytes: 12_582_912, peakResidentBytes: 16_777_216),
+                    counters: ["message": ["relayed": 7, "delivered": 2], "control": ["requests": 1]])
+    }
+
+    func status() -> StatusReport {
+        StatusReport(nodeID: Self.nodeID, name: "Hallway", transport: "udp", state: "running", uptimeSeconds: 61,
+                     neighbourCount: 1, knownNodeCount: 2, version: "0.1.0")
+    }
+
+    func identity() -> IdentityReport {
+        IdentityReport(nodeID: Self.nodeID, fingerprint: "0011 2233", signingKey: [4, 1], agreementKey: [4, 2])
+    }
+
+    func addWatcher(_ sink: @escaping @Sendable (WatchEvent) -> Void) -> UInt64 {
+        state.withLock { state in
+            state.next += 1
+            state.watchers[state.next] = sink
+            return state.next
+        }
+    }
+
+    func removeWatcher(_ token: UInt64) {
+        _ = state.withLock { $0.watchers.removeValue(forKey: token) }
+    }
+
+    /// Calls every watcher with the event.
+    func emit(_ event: WatchEvent) {
+        for sink in state.withLock({ Array($0.watchers.values) }) { sink(event) }
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import Glibc
+@testable import MeshService
+
+/// A bare socket client that can misbehave: partial lines, garbage, not reading.
+final class RawControlClient {
+    let fd: Int32
+    private var buffer: [UInt8] = []
+
+    init(path: String) throws {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        let result = try UnixSocketAddress.withAddress(path) { connect(fd, $0, $1) }
+        guard result == 0 else { throw UnixSocketError.system(call: "connect", errno: errno) }
+    }
+
+    deinit { close(fd) }
+
+    func write(_ text: String) { write(Array(text.utf8)) }
+
+    func write(_ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            guard count > 0 else { return }
+            offset += count
+        }
+    }
+
+    /// Closes the writing side (the server sees end of input).
+    func finishWriting() { shutdown(fd, Int32(SHUT_WR)) }
+
+    /// The next line as a JSON object, or nil at end of stream or after `timeout`.
+    func readObject(timeout: Duration = .seconds(10)) -> [String: Any]? {
+        guard let line = readLine(timeout: timeout) else { return nil }
+        return (try? JSONSerialization.jsonObject(with: Data(line))) as? [String: Any]
+    }
+
+    /// The next line, or nil at end of stream or after `timeout`.
+    func readLine(timeout: Duration = .seconds(10)) -> [UInt8]? {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            if let newline = buffer.firstIndex(of: 10) {
+                let line = Array(buffer[..<newline])
+                buffer.removeFirst(newline + 1)
+                return line
+            }
+            let remaining = deadline - ContinuousClock.now
+            guard remaining > .zero, waitReadable(fd, timeout: remaining) else { return nil }
+            var chunk = [UInt8](repeating: 0, count: 65_536)
+            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { return nil }
+            buffer += chunk[..<count]
+        }
+    }
+
+    /// True when the server closed the connection (end of stream) within `timeout`.
+    func isClosedByServer(timeout: Duration = .seconds(10)) -> Bool {
+        while let _ = readLine(timeout: timeout) {}
+        var byte: UInt8 = 0
+        return waitReadable(fd, timeout: .zero) && recv(fd, &byte, 1, Int32(MSG_DONTWAIT)) == 0
+    }
+}
+
+/// A control server on a temporary socket with a fake node.
+struct ServerFixture {
+    let directory: TemporaryDirectory
+    let node = FakeNode()
+    let server: ControlServer
+    var path: String { server.settings.socketPath }
+
+    init(_ adjust: (inout ControlServerSettings) -> Void = { _ in }) throws {
+        directory = try TemporaryDirectory()
+        var settings = ControlServerSettings(socketPath: directory.path + "/control.sock", group: nil)
+        settings.requestTimeout = .milliseconds(300)
+        adjust(&settings)
+        server = ControlServer(settings: settings, node: node, logger: DaemonLogger(destination: .custom { _ in }))
+        try server.start()
+    }
+}
+
+extension Dictionary where Key == String, Value == Any {
+    /// A nested object.
+    func object(_ key: String) -> [String: Any]? { self[key] as? [String: Any] }
+    /// The error code of a failed reply.
+    var errorCode: String? { object("error")?["code"] as? String }
+}
