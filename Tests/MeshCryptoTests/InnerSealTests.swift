@@ -52,9 +52,18 @@ struct InnerSealTests {
         attempt(box, origin: nodeID(9), messageID: messageID(1), kind: .message)
         attempt(box, origin: origin.nodeID, messageID: messageID(2), kind: .message)
         attempt(box, origin: origin.nodeID, messageID: messageID(1), kind: .profile)
+        // Same agreement key, different signing key: a different node ID as destination.
+        let twin = try NodeIdentity(signingKey: P256SigningKey(), agreementKey: destination.agreementKey)
+        do throws(CryptoError) {
+            _ = try InnerSeal.open(
+                box, identity: twin, origin: origin.nodeID, destination: twin.nodeID, messageID: messageID(1), kind: .message)
+            counters.opened += 1
+        } catch {
+            counters.record(error)
+        }
         #expect(counters.opened == 0)
-        #expect(counters.totalFailures == UInt64(box.count + 3))
-        #expect(counters.authenticationFailures > 0)
+        #expect(counters.totalFailures == UInt64(box.count + 4))
+        #expect(counters.authenticationFailures >= 4)
     }
 
     @Test("Short and oversized boxes are typed errors; the seal stays within an envelope payload")
