@@ -1,0 +1,162 @@
+import Foundation
+import Testing
+@testable import MeshService
+
+@Suite("relayctl arguments")
+struct RelayctlArgumentTests {
+    static let node = "a0a1a2a3a4a5a6a7a8a9aaabacadaeaf"
+
+    @Test("valid command lines", arguments: [
+        (["send", "hello", "world"], RelayctlInvocation(command: .send(text: "hello world", to: nil))),
+        (["send", "--to", node, "hi"], RelayctlInvocation(command: .send(text: "hi", to: node))),
+        (["--json", "send", "--to=\(node.uppercased())", "--", "-5 degrees"],
+         RelayctlInvocation(command: .send(text: "-5 degrees", to: node), json: true)),
+        (["peers", "--json"], RelayctlInvocation(command: .peers, json: true)),
+        (["--socket", "/tmp/s", "stats"], RelayctlInvocation(command: .stats, socketPath: "/tmp/s")),
+        (["watch", "--socket=/tmp/w"], RelayctlInvocation(command: .watch, socketPath: "/tmp/w")),
+        (["status"], RelayctlInvocation(command: .status)),
+        (["id"], RelayctlInvocation(command: .id)),
+        (["--help"], RelayctlInvocation(command: .help(nil))),
+        (["send", "--help"], RelayctlInvocation(command: .help("send"))),
+        (["help", "peers"], RelayctlInvocation(command: .help("peers"))),
+    ])
+    func valid(_ arguments: [String], _ expected: RelayctlInvocation) throws {
+        #expect(try RelayctlArguments.parse(arguments, environment: [:]) == expected)
+    }
+
+    @Test("usage errors", arguments: [
+        ([], "missing command"), (["reboot"], "unknown command 'reboot'"), (["send"], "send needs the message text"),
+        (["send", "--to", "abc", "hi"], "--to needs a 32-hex-digit node ID (see relayctl peers)"),
+        (["peers", "--to", node], "--to only applies to send"), (["stats", "extra"], "stats takes no arguments"),
+        (["--socket"], "--socket needs a value"), (["id", "--verbose"], "unknown option --verbose"),
+    ])
+    func usage(_ arguments: [String], _ message: String) {
+        #expect(throws: RelayctlUsageError.self) { try RelayctlArguments.parse(arguments, environment: [:]) }
+        do {
+            _ = try RelayctlArguments.parse(arguments, environment: [:])
+        } catch {
+            #expect(error.message == message)
+        }
+    }
+
+    @Test func environmentSetsTheDefaultSocketAndTheFlagWins() throws {
+        let environment = ["RELAYCTL_SOCKET": "/tmp/env.sock"]
+        #expect(try RelayctlArguments.parse(["id"], environment: environment).socketPath == "/tmp/env.sock")
+        #expect(try RelayctlArguments.parse(["id", "--socket", "/x"], environment: environment).socketPath == "/x")
+        #expect(try RelayctlArguments.parse(["id"], environment: [:]).socketPath == "/run/meshnoded/control.sock")
+    }
+
+    @Test func everyCommandHasHelp() {
+        for command in RelayctlArguments.commands {
+            #expect(RelayctlHelp.text(command).hasPrefix(RelayctlHelp.usage(command)))
+        }
+        #expect(RelayctlHelp.text(nil).contains("Exit codes: 0 ok, 64 usage, 65"))
+    }
+}
+
+@Suite("relayctl output")
+struct RelayctlOutputTests {
+    let formatter = ReportFormatter(clock: { _ in "12:00:00" })
+
+    @Test func tablesAlign() {
+        var table = TextTable(headers: ["NAME", "COUNT"], alignments: [.left, .right])
+        table.append(["a", "1"])
+        table.append(["longer name", "12345"])
+        table.append(["tab\there", "7", "ignored"])
+        #expect(table.rendered() == """
+        NAME         COUNT
+        a                1
+        longer name  12345
+        tab here         7
+
+        """)
+        #expect(TextTable.displayWidth("📡 x") == 4)
+    }
+
+    @Test func peersTable() {
+        #expect(formatter.peers(FakeNode().peers()) == """
+        Neighbours (1):
+        NODE      NAME        ROLE    LINKS                      MTU  RSSI   HEARD
+        a0a1a2a3  🍳 Kitchen  person  #3 central 127.0.0.1:7002  185   -60  2s ago
+
+        Remote nodes (1):
+        NODE      NAME  HOPS       HEARD
+        00112233  ?        2  1m 10s ago
+
+        """)
+    }
+
+    @Test func statsStatusIdentityAndEvents() {
+        let stats = formatter.stats(FakeNode().stats())
+        #expect(stats.hasPrefix("uptime 1h 2m, memory 12.0 MiB resident (peak 16.0 MiB)\n\nGROUP    COUNTER    VALUE\n"))
+        #expect(stats.contains("message  relayed        7\n"))
+        #expect(formatter.status(FakeNode().status()).contains("known nodes  2\n"))
+        #expect(formatter.identity(FakeNode().identity()).hasPrefix("node ID        00112233445566778899aabbccddeeff\n"))
+        let event = WatchEvent.message(id: FakeNode.messageID, from: FakeNode.peerID, to: nil, hops: 1, text: "hi\u{1b}[2J")
+        #expect(formatter.event(event) == "12:00:00 message a0a1a2a3 → everyone (1 hops): hi [2J\n")
+        #expect(ReportFormatter.duration(90_061) == "1d 1h" && ReportFormatter.bytes(1023) == "1023 B")
+    }
+}
+
+@Suite("relayctl against a control server")
+struct RelayctlRunnerTests {
+    final class Output: Sendable {
+        let out = Recorder<String>()
+        let err = Recorder<String>()
+        var runner: RelayctlRunner {
+            RelayctlRunner(out: { self.out.append($0) }, err: { self.err.append($0) },
+                           formatter: ReportFormatter(clock: { _ in "t" }), timeout: .seconds(10))
+        }
+        var stdout: String { out.all.joined() }
+        var stderr: String { err.all.joined() }
+    }
+
+    @Test func sendPrintsTheMessageID() throws {
+        let fixture = try ServerFixture()
+        defer { fixture.server.stop() }
+        let output = Output()
+        let code = output.runner.run(RelayctlInvocation(command: .send(text: "hello", to: nil), socketPath: fixture.path))
+        #expect(code == .ok && output.stdout == FakeNode.messageID.hex + "\n" && output.stderr.isEmpty)
+        #expect(fixture.node.sent == [.init(text: "hello", to: nil)])
+    }
+
+    @Test func jsonPrintsTheResult() throws {
+        let fixture = try ServerFixture()
+        defer { fixture.server.stop() }
+        let output = Output()
+        #expect(output.runner.run(RelayctlInvocation(command: .status, socketPath: fixture.path, json: true)) == .ok)
+        let decoded = try JSONDecoder().decode(StatusReport.self, from: Data(output.stdout.utf8))
+        #expect(decoded == FakeNode().status())
+    }
+
+    @Test func refusedRequestExits65() throws {
+        let fixture = try ServerFixture()
+        defer { fixture.server.stop() }
+        let output = Output()
+        let code = output.runner.run(RelayctlInvocation(command: .send(text: "x", to: FakeNode.nodeID.hex), socketPath: fixture.path))
+        #expect(code == .refused && code.rawValue == 65)
+        #expect(output.stderr == "relayctl: meshnoded refused: unknown node \(FakeNode.nodeID.hex) (unknown_node)\n")
+    }
+
+    @Test func missingSocketExits69() throws {
+        let directory = try TemporaryDirectory()
+        let output = Output()
+        let code = output.runner.run(RelayctlInvocation(command: .id, socketPath: directory.path + "/none.sock"))
+        #expect(code == .unavailable && code.rawValue == 69)
+        #expect(output.stderr.hasPrefix("relayctl: cannot connect to \(directory.path)/none.sock: No such file or directory"))
+    }
+
+    @Test func watchPrintsEventsUntilTheServerCloses() throws {
+        let fixture = try ServerFixture()
+        let output = Output()
+        let done = Recorder<RelayctlExitCode>()
+        let runner = output.runner
+        let path = fixture.path
+        Thread.detachNewThread { done.append(runner.run(RelayctlInvocation(command: .watch, socketPath: path))) }
+        #expect(Recorder<Int>().wait { _ in fixture.node.watcherCount == 1 })
+        fixture.node.emit(.peer(FakeNode.peerID, name: "Kitchen", joined: true, time: 5))
+        #expect(output.out.wait { $0.joined() == "t peer a0a1a2a3 Kitchen joined\n" })
+        fixture.server.stop()
+        #expect(done.wait { $0 == [.ok] })
+    }
+}
