@@ -1,1 +1,29 @@
-print("meshnoded")
+import Glibc
+import MeshService
+
+// meshnoded: command line and configuration first; a bad configuration stops here with
+// file, line and reason (exit 78), a bad flag with exit 64.
+signal(SIGPIPE, SIG_IGN)
+
+func emit(_ text: String, to fd: Int32) {
+    let bytes = Array(text.utf8)
+    var offset = 0
+    while offset < bytes.count {
+        let count = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+        if count <= 0 { return }
+        offset += count
+    }
+}
+
+switch DaemonStartup.prepare(Array(CommandLine.arguments.dropFirst())) {
+case .exit(let code, let output, let error):
+    emit(output, to: STDOUT_FILENO)
+    emit(error, to: STDERR_FILENO)
+    exit(code)
+case .run(let config, _):
+    // The engine is wired in by the node's owner (identity store, MeshEngine, transport,
+    // ControlServer, SystemdNotifier, SignalWatcher). Until then this build only validates.
+    let logger = DaemonLogger(level: config.node.logLevel)
+    logger.error(.configRejected, "this meshnoded build has no engine wired in; configuration for '\(config.node.name)' is valid")
+    exit(70)
+}

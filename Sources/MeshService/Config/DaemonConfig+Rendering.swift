@@ -6,7 +6,8 @@ extension DaemonConfig {
             if !lines.isEmpty { lines.append("") }
             lines.append("[\(section)]")
             for option in ConfigSchema.options where option.section == section {
-                lines.append("\(option.key) = \(option.render(self))")
+                let value = option.render(self)
+                lines.append(value.isEmpty ? "\(option.key) =" : "\(option.key) = \(value)")
             }
         }
         return lines.joined(separator: "\n") + "\n"
