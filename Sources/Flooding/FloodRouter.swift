@@ -24,6 +24,15 @@ public struct FloodRouter: Sendable {
         seen.insert(id, now: now)
     }
 
+    /// The cheap checks alone (seen, looped, hop limit), changing nothing: callers run it
+    /// before expensive signature checks so duplicates cost no public-key work.
+    public func precheck(_ envelope: Envelope, now: Duration) -> DropReason? {
+        if seen.contains(envelope.messageID, now: now) { return .seen }
+        if envelope.origin == localNode || envelope.route.contains(localNode) { return .looped }
+        guard hopLimits.accepts(envelope.kind, hops: envelope.hops) else { return .ttlSpent }
+        return nil
+    }
+
     /// Applies the rules to an envelope received from neighbour `sender`.
     ///
     /// Order: seen → looped → hop limit. An accepted envelope's ID enters the seen cache;
@@ -31,9 +40,7 @@ public struct FloodRouter: Sendable {
     public mutating func receive(
         _ envelope: Envelope, from sender: NodeID, neighbours: some Collection<NodeID>, now: Duration
     ) -> RelayDecision {
-        if seen.contains(envelope.messageID, now: now) { return .drop(.seen) }
-        if envelope.origin == localNode || envelope.route.contains(localNode) { return .drop(.looped) }
-        guard hopLimits.accepts(envelope.kind, hops: envelope.hops) else { return .drop(.ttlSpent) }
+        if let reason = precheck(envelope, now: now) { return .drop(reason) }
         seen.insert(envelope.messageID, now: now)
 
         let deliver = envelope.destination == nil || envelope.destination == localNode

@@ -58,7 +58,13 @@ extension MeshEngine {
 
     /// Applies the relay rules to a message or join notice, verifying before delivery.
     private func flood(_ envelope: Envelope, from sender: NodeID, on link: LinkID, now: Duration) {
-        // Check what can be checked before relaying: a signature that fails is never spread.
+        // Cheap checks first, so duplicates cost no public-key work; then verify what can be
+        // verified before the ID enters the seen cache: a forged copy is never spread and
+        // cannot shadow the genuine message.
+        if let reason = router.precheck(envelope, now: now) {
+            dropByRule(envelope, reason: reason, from: sender, on: link, now: now)
+            return
+        }
         let verified: Verified
         do {
             verified = try verify(envelope)
@@ -69,14 +75,18 @@ extension MeshEngine {
         let decision = router.receive(envelope, from: sender, neighbours: readyNeighbours(), now: now)
         switch decision {
         case .drop(let reason):
-            kindCounters[envelope.kind].countDrop(reason)
-            if reason == .seen { scheduler.heard(envelope.messageID, from: sender, now: now) }
-            emit(.dropped(envelope.messageID, kind: envelope.kind, reason: reason.rawValue, link: link))
+            dropByRule(envelope, reason: reason, from: sender, on: link, now: now)
         case .accept(let deliver, let relay):
             if deliver { self.deliver(envelope, verified: verified, on: link, now: now) }
             if let relay { scheduler.schedule(relay, now: now) }
             flushRelays(now: now)
         }
+    }
+
+    private func dropByRule(_ envelope: Envelope, reason: DropReason, from sender: NodeID, on link: LinkID, now: Duration) {
+        kindCounters[envelope.kind].countDrop(reason)
+        if reason == .seen { scheduler.heard(envelope.messageID, from: sender, now: now) }
+        emit(.dropped(envelope.messageID, kind: envelope.kind, reason: reason.rawValue, link: link))
     }
 
     /// Sends every relay the scheduler says is due.
