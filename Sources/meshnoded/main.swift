@@ -1,8 +1,9 @@
 import Glibc
 import MeshService
 
-// meshnoded: command line and configuration first; a bad configuration stops here with
-// file, line and reason (exit 78), a bad flag with exit 64.
+// meshnoded: command line and configuration first (a bad configuration stops here with
+// file, line and reason, exit 78; a bad flag exits 64), then the node runs until
+// SIGTERM or SIGINT.
 signal(SIGPIPE, SIG_IGN)
 
 func emit(_ text: String, to fd: Int32) {
@@ -20,10 +21,6 @@ case .exit(let code, let output, let error):
     emit(output, to: STDOUT_FILENO)
     emit(error, to: STDERR_FILENO)
     exit(code)
-case .run(let config, _):
-    // The engine is wired in by the node's owner (identity store, MeshEngine, transport,
-    // ControlServer, SystemdNotifier, SignalWatcher). Until then this build only validates.
-    let logger = DaemonLogger(level: config.node.logLevel)
-    logger.error(.configRejected, "this meshnoded build has no engine wired in; configuration for '\(config.node.name)' is valid")
-    exit(70)
+case .run(let config, let invocation):
+    DaemonRunner.run(config: config, invocation: invocation)
 }

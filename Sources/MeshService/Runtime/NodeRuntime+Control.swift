@@ -1,0 +1,100 @@
+import Foundation
+import MeshNode
+import MeshProtocol
+
+extension NodeRuntime: NodeControlling {
+    /// Originates a chat message on the engine queue.
+    public func send(text: String, to destination: NodeID?) throws(ControlFailure) -> MessageID {
+        var result: Result<MessageID, SendFailure> = .failure(.destinationIsSelf)
+        queue.sync {
+            result = Result { () throws(SendFailure) -> MessageID in
+                let (id, actions) = try engine.send(text: text, to: destination, now: now)
+                logger.info(.messageOriginated, destination == nil ? "broadcast sent" : "direct message sent",
+                            LogFields(peer: destination, kind: .message, hops: 0, messageID: id))
+                perform(actions)
+                return id
+            }
+        }
+        switch result {
+        case .success(let id): return id
+        case .failure(.textTooLong(let length)): throw .tooLong(length: length, limit: ChatBody.maxTextLength)
+        case .failure(.unknownDestination(let node)): throw .unknownNode(node.hex)
+        case .failure(.destinationIsSelf): throw .badRequest("the destination is this node")
+        case .failure(.crypto(let detail)): throw .internalError(detail)
+        }
+    }
+
+    /// Neighbours with their links, and nodes known further away.
+    public func peers() -> PeersReport {
+        queue.sync {
+            let now = self.now
+            let neighbours = engine.neighbourSnapshots().map { neighbour in
+                NeighbourReport(
+                    nodeID: neighbour.nodeID, profile: neighbour.profile,
+                    links: neighbour.links.map { LinkReport(linkInfo[$0.info.id] ?? $0.info) },
+                    lastHeardSecondsAgo: seconds(now - neighbour.lastHeard))
+            }
+            let remote = engine.remoteNodeSnapshots().map {
+                RemoteNodeReport(nodeID: $0.nodeID, name: $0.profile?.displayName, hops: Int($0.hops),
+                                 lastHeardSecondsAgo: seconds(now - $0.lastHeard))
+            }
+            return PeersReport(neighbours: neighbours, remote: remote)
+        }
+    }
+
+    /// Every counter group, uptime and memory.
+    public func stats() -> StatsReport {
+        queue.sync {
+            var counters: [String: [String: UInt64]] = [:]
+            for kind in MessageKind.allCases { counters[kind.description] = engine.kindCounters[kind].named }
+            counters["links"] = engine.linkCounters.named
+            counters["fragments"] = engine.fragmenterCounters.named
+            counters["engine"] = [
+                "seen_cache_ids": UInt64(engine.seenCacheSize),
+                "buffered_fragment_bytes": UInt64(engine.bufferedFragmentBytes),
+                "neighbours": UInt64(engine.neighbourSnapshots().count),
+                "known_nodes": UInt64(engine.remoteNodeSnapshots().count),
+            ]
+            counters["control"] = controlCounters()
+            counters["transport"] = transportCounters()
+            return StatsReport(uptimeSeconds: seconds(now), memory: ProcessMemory.current(), counters: counters)
+        }
+    }
+
+    /// A one-screen summary.
+    public func status() -> StatusReport {
+        queue.sync {
+            StatusReport(
+                nodeID: nodeIdentity.nodeID, name: engine.configuration.displayName, transport: transportName,
+                state: state, uptimeSeconds: seconds(now),
+                neighbourCount: engine.neighbourSnapshots().filter { !$0.inGrace }.count,
+                knownNodeCount: engine.remoteNodeSnapshots().count, version: DaemonVersion.current)
+        }
+    }
+
+    /// This node's ID, fingerprint and public keys.
+    public func identity() -> IdentityReport {
+        IdentityReport(
+            nodeID: nodeIdentity.nodeID, fingerprint: nodeIdentity.fingerprint,
+            signingKey: nodeIdentity.signingPublicKey.x963, agreementKey: nodeIdentity.agreementPublicKey.x963)
+    }
+
+    /// Registers a watcher; events arrive on the engine queue and must be handed off quickly.
+    public func addWatcher(_ sink: @escaping @Sendable (WatchEvent) -> Void) -> UInt64 {
+        queue.sync {
+            let token = nextWatcher
+            nextWatcher += 1
+            watchers[token] = sink
+            return token
+        }
+    }
+
+    /// Removes a watcher.
+    public func removeWatcher(_ token: UInt64) {
+        queue.sync { _ = watchers.removeValue(forKey: token) }
+    }
+
+    private func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}

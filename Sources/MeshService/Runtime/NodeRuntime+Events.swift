@@ -1,0 +1,42 @@
+import MeshNode
+import MeshProtocol
+
+extension NodeRuntime {
+    /// Logs an engine event with structured fields and streams it to watchers.
+    /// Message text never goes to the log.
+    func report(_ event: EngineEvent) {
+        switch event {
+        case .delivered(let message):
+            logger.info(.messageDelivered, "message delivered",
+                        LogFields(peer: message.origin, kind: .message, hops: Int(message.hops), messageID: message.messageID))
+            broadcast(.message(id: message.messageID, from: message.origin, to: message.destination,
+                               hops: Int(message.hops), text: message.text))
+        case .linkKeyed(let link, let peer):
+            logger.info(.handshakeCompleted, "link keyed", LogFields(peer: peer, kind: .keyExchange, link: link))
+        case .neighbourJoined(let profile):
+            logger.notice(.peerJoined, "neighbour joined: \(profile.displayName)", LogFields(peer: profile.nodeID))
+            broadcast(.peer(profile.nodeID, name: profile.displayName, joined: true))
+        case .neighbourReturned(let node):
+            logger.info(.peerJoined, "neighbour returned within its grace", LogFields(peer: node, reason: "returned"))
+        case .neighbourDeparted(let node):
+            logger.notice(.peerLeft, "neighbour departed", LogFields(peer: node, reason: "departed"))
+            broadcast(.peer(node, name: nil, joined: false, reason: "departed"))
+        case .nodeLearned(let profile, let hops):
+            logger.info(.peerJoined, "node learned from its join notice: \(profile.displayName)",
+                        LogFields(peer: profile.nodeID, kind: .joinNotice, hops: Int(hops)))
+        case .handshakeTimedOut(let link):
+            logger.warning(.handshakeFailed, "no valid profile within the handshake timeout; link closed",
+                           LogFields(link: link, reason: "handshake_timeout"))
+        case .relayed(let id, let kind, let hops, let count, let opaque):
+            logger.info(.messageRelayed, "relayed to \(count) neighbour(s)\(opaque ? " (sealed, opaque)" : "")",
+                        LogFields(kind: kind, hops: Int(hops), messageID: id, reason: opaque ? "opaque" : nil))
+        case .dropped(let id, let kind, let reason, let link):
+            let handshake = kind == .keyExchange || reason.hasPrefix("profile")
+            logger.log(handshake ? .warning : .debug, handshake ? .handshakeFailed : .messageDropped, "dropped: \(reason)",
+                       LogFields(kind: kind, messageID: id, link: link, reason: reason))
+        case .refused(let link, let peer):
+            logger.notice(.handshakeFailed, "neighbour refused by the allow/deny list",
+                          LogFields(peer: peer, link: link, reason: "refused"))
+        }
+    }
+}

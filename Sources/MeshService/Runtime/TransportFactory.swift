@@ -1,0 +1,18 @@
+import MeshCrypto
+import MeshNode
+
+/// Builds the transport a configuration names.
+enum TransportFactory {
+    /// The transport, and a closure that reads its counters for `stats`.
+    static func make(
+        config: DaemonConfig, identity: NodeIdentity, logger: DaemonLogger
+    ) throws -> (any MeshTransport, @Sendable () -> [String: UInt64]) {
+        switch config.transport.kind {
+        case .udp:
+            let transport = try UDPTransport(settings: UDPTransportSettings(config.udp))
+            return (transport, { CounterDictionary.make(from: transport.counters()) })
+        case .bluez:
+            return try BlueZTransportFactory.make(config: config, identity: identity, logger: logger)
+        }
+    }
+}
