@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Builds MeshNode, starts five meshnoded processes in a line A-B-C-D-E over the
+# loopback UDP transport in a temporary folder, sends a message from A with
+# relayctl, shows it arrive at D (three hops) and not at E, prints each node's
+# stats and stops everything cleanly.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/install-deps.sh
+
+echo "== building meshnoded and relayctl"
+swift build --product meshnoded 2>&1 | tail -n 1
+swift build --product relayctl 2>&1 | tail -n 1
+bin="$(swift build --show-bin-path)"
+work="$(mktemp -d /tmp/meshnode-demo.XXXXXX)"
+base=$(( 20000 + RANDOM % 20000 ))
+names=(A B C D E)
+pids=()
+watchers=()
+
+cleanup() {
+  for pid in "${watchers[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+}
+trap cleanup EXIT
+
+ctl() { local node=$1; shift; "$bin/relayctl" --socket "$work/${names[$node]}/control.sock" "$@"; }
+
+echo "== starting five nodes in a line in $work (UDP ports $base..$((base + 4)))"
+for i in 0 1 2 3 4; do
+  dir="$work/${names[$i]}"
+  mkdir -p "$dir"
+  args=(--transport udp --udp-port $((base + i)) --state-directory "$dir" --runtime-directory "$dir"
+        --name "node-${names[$i]}" --control-group "$(id -gn)")
+  [ "$i" -gt 0 ] && args+=(--neighbours "127.0.0.1:$((base + i - 1))")
+  "$bin/meshnoded" "${args[@]}" >"$dir/meshnoded.log" 2>&1 &
+  pids+=($!)
+done
+
+echo "== waiting for every link to finish its handshake"
+want=(1 2 2 2 1)
+for attempt in $(seq 1 100); do
+  ready=0
+  for i in 0 1 2 3 4; do
+    count=$(ctl "$i" --json status 2>/dev/null | sed -n 's/.*"neighbourCount" *: *\([0-9]*\).*/\1/p')
+    [ "${count:-0}" -ge "${want[$i]}" ] && ready=$((ready + 1))
+  done
+  [ "$ready" -eq 5 ] && break
+  sleep 0.2
+done
+[ "$ready" -eq 5 ] || { echo "the line did not come up; logs in $work" >&2; exit 1; }
+for i in 0 1 2 3 4; do echo "  ${names[$i]} is $(ctl "$i" --json id | sed -n 's/.*"shortID" *: *"\([0-9a-f]*\)".*/\1/p')"; done
+
+for i in 1 2 3 4; do
+  ctl "$i" --json watch >"$work/${names[$i]}/watch.jsonl" 2>/dev/null &
+  watchers+=($!)
+done
+sleep 0.5
+
+echo "== A sends a broadcast"
+id=$(ctl 0 send "hello from A, three hops at most")
+echo "  message ID $id"
+for attempt in $(seq 1 50); do
+  grep -q "$id" "$work/D/watch.jsonl" && break
+  sleep 0.1
+done
+sleep 1
+for i in 1 2 3 4; do
+  if grep -q "$id" "$work/${names[$i]}/watch.jsonl"; then
+    hops=$(grep "$id" "$work/${names[$i]}/watch.jsonl" | sed -n 's/.*"hops" *: *\([0-9]*\).*/\1/p' | head -n 1)
+    echo "  ${names[$i]}: received (relayed $hops time(s), $((hops + 1)) hop(s) from A)"
+  else
+    echo "  ${names[$i]}: not received"
+  fi
+done
+grep -q "$id" "$work/D/watch.jsonl" || { echo "D did not receive the message" >&2; exit 1; }
+if grep -q "$id" "$work/E/watch.jsonl"; then echo "E received a message beyond its hop limit" >&2; exit 1; fi
+
+echo "== stats"
+for i in 0 1 2 3 4; do
+  echo "-- ${names[$i]}"
+  ctl "$i" stats | grep -E "^(uptime|GROUP|message +(received|delivered|relayed|sent) |links +key_exchanges)" || true
+done
+
+echo "== stopping"
+for pid in "${watchers[@]}"; do kill "$pid" 2>/dev/null || true; done
+watchers=()
+status=0
+for i in 0 1 2 3 4; do
+  kill -TERM "${pids[$i]}"
+  if wait "${pids[$i]}"; then echo "  ${names[$i]} stopped cleanly"; else echo "  ${names[$i]} exited with $?"; status=1; fi
+done
+pids=()
+rm -rf "$work"
+exit "$status"
