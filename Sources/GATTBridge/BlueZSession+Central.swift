@@ -13,9 +13,11 @@ extension BlueZSession {
             guard !device.connected, shared.withLock({ $0.links.link(forDevice: device.path) == nil }),
                   filter.permits(device.address) else { continue }
             guard backoff.mayAttempt(device.address, now: time) else { continue }
-            // A short random hold on first sight, so two nodes that see each other rarely dial at once.
+            // A hold on first sight (and after each loss) so that two nodes that see each other rarely dial
+            // at once: the node with the lower address dials first, the other one a few seconds later.
             let hold = holdUntil[device.address] ?? {
-                let until = time + Double.random(in: 0..<1.5)
+                let until = time + ConnectionTieBreak.hold(own: ownAddress, peer: device.address,
+                                                           unit: Double.random(in: 0..<1))
                 holdUntil[device.address] = until
                 if holdUntil.count > 512 { holdUntil = holdUntil.filter { $0.value > time - 600 } }
                 return until
@@ -26,6 +28,11 @@ extension BlueZSession {
         }
         ensureDiscovery()
         if let next = [wake, backoff.nextWake(after: time)].compactMap({ $0 }).min() { armWake(at: next) }
+    }
+
+    /// Our adapter's address, when BlueZ reported it.
+    var ownAddress: String? {
+        (try? cache.adapter(adapterPath)?["Address"]?.string()).flatMap(AddressFilter.normalize)
     }
 
     private func armWake(at time: Double) {
@@ -113,7 +120,9 @@ extension BlueZSession {
         count { $0.connectFailures += 1 }
         let delay = backoff.recordFailure(attempt.address, now: now(), unit: Double.random(in: 0..<1))
         log(.warning, "connection to \(attempt.address) failed (\(reason)); next try in \(String(format: "%.1f", delay)) s")
-        if disconnect, shared.withLock({ $0.links.link(forDevice: attempt.path) }) == nil {
+        // Cancel our pending connection, but never a connection the peer made meanwhile (one LE link per pair).
+        let peerConnected = attempt.stage == .connecting && cache.device(attempt.path)?.connected == true
+        if disconnect, !peerConnected, shared.withLock({ $0.links.link(forDevice: attempt.path) }) == nil {
             call(path: attempt.path, interface: BlueZ.device, member: "Disconnect") { _ in }
         }
         loop.later { [self] in considerConnecting() }

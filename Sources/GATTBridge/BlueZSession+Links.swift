@@ -38,6 +38,7 @@ extension BlueZSession {
 
     /// Opens the link for a device after the address filter and connection limit; reports it up.
     func openLink(device path: String, address: String, attMTU: Int?, wrote: Bool) -> LinkRecord? {
+        guard !stopping else { return nil }
         guard filter.permits(address) else {
             count { $0.deniedByAddress += 1 }
             log(.info, "refusing \(address): address filter")
@@ -84,6 +85,9 @@ extension BlueZSession {
             return record
         }) else { return }
         log(.info, "\(id) down: \(record.address) (\(reason))")
+        writeQueues[id] = nil
+        writing.remove(id)
+        holdUntil[record.address] = nil
         deliver(.linkDown(id, reason: reason))
         if disconnectDevice {
             call(path: record.devicePath, interface: BlueZ.device, member: "Disconnect") { _ in }
@@ -103,8 +107,29 @@ extension BlueZSession {
             return closed
         }
         for record in closed {
+            writeQueues[record.id] = nil
+            writing.remove(record.id)
             log(.info, "\(record.id) down: \(record.address) (\(reason))")
             deliver(.linkDown(record.id, reason: reason))
+        }
+    }
+
+    /// Starts the next queued write of a link unless one is outstanding: BlueZ answers InProgress to a
+    /// second WriteValue on the same characteristic, and one at a time also keeps frames in order.
+    func pumpWrites(on id: LinkID) {
+        guard !writing.contains(id), var queue = writeQueues[id], !queue.isEmpty else { return }
+        let next = queue.removeFirst()
+        writeQueues[id] = queue.isEmpty ? nil : queue
+        writing.insert(id)
+        call(path: next.characteristic, interface: BlueZ.characteristic, member: "WriteValue",
+             [.bytes(next.frame), .propertyMap(["type": .string("request")])]) { [self] result in
+            writing.remove(id)
+            shared.withLock { state in
+                state.links.finished(on: id)
+                if case .failure = result { state.counters.writesFailed += 1 } else { state.counters.framesWritten += 1 }
+            }
+            if case .failure(let error) = result { log(.warning, "write on \(id) failed: \(error.summary)") }
+            pumpWrites(on: id)
         }
     }
 
@@ -112,14 +137,8 @@ extension BlueZSession {
     func transmit(_ frame: [UInt8], on id: LinkID, decision: SendDecision) {
         switch decision {
         case .write(let characteristic):
-            call(path: characteristic, interface: BlueZ.characteristic, member: "WriteValue",
-                 [.bytes(frame), .propertyMap(["type": .string("request")])]) { [self] result in
-                shared.withLock { state in
-                    state.links.finished(on: id)
-                    if case .failure = result { state.counters.writesFailed += 1 } else { state.counters.framesWritten += 1 }
-                }
-                if case .failure(let error) = result { log(.warning, "write on \(id) failed: \(error.summary)") }
-            }
+            writeQueues[id, default: []].append((frame, characteristic))
+            pumpWrites(on: id)
         case .notify:
             emit(path: gatt.messagePath, interface: DBusObjectTree.properties, member: "PropertiesChanged",
                  gatt.notification(frame))

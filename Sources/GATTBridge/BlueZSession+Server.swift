@@ -6,7 +6,7 @@ extension BlueZSession {
     func answer(_ message: DBusMessage) -> Bool {
         guard let path = message.path, let member = message.member else { return false }
         let trees = [gatt.app, gatt.advertisement]
-        let ancestorOnly = !trees.contains { $0.objects[path] != nil } && trees.contains { $0.isKnown(path) }
+        let ancestorOnly = !trees.contains { $0.objects[path] != nil || $0.root == path }
         guard trees.contains(where: { $0.isKnown(path) }) else { return false }
         let arguments: DBusArguments
         do throws(DBusError) {

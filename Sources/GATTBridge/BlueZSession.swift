@@ -43,6 +43,9 @@ final class BlueZSession: @unchecked Sendable {
     var wakeTimer: UInt64?
     var advRefreshTimer: UInt64?
     var stopping = false
+    /// Frames waiting for their link's single outstanding WriteValue (BlueZ allows one per characteristic).
+    var writeQueues: [LinkID: [(frame: [UInt8], characteristic: String)]] = [:]
+    var writing: Set<LinkID> = []
     let finished = DispatchSemaphore(value: 0)
 
     init(configuration: BlueZConfiguration, shared: BlueZSharedBox,
@@ -213,6 +216,7 @@ final class BlueZSession: @unchecked Sendable {
         log(.warning, "bluetoothd left (\(reason)); dropping links, will re-register when it returns")
         dropLinks(under: adapterPath, reason: reason)
         cache.clear()
+        holdUntil.removeAll()
         resetAdapterState()
     }
 

@@ -58,8 +58,9 @@ public final class DBusMessage: @unchecked Sendable {
         return message
     }
 
-    /// A successful reply to this call.
+    /// A successful reply to this call (which must carry a serial, as every received call does).
     public func makeReturn(_ arguments: [DBusValue] = []) throws(DBusError) -> DBusMessage {
+        guard dbus_message_get_serial(raw) != 0 else { throw .invalidArgument("reply to a message without serial") }
         guard let reply = dbus_message_new_method_return(raw) else { throw .outOfMemory }
         let message = DBusMessage(adopting: reply)
         try DBusWriter.append(arguments, to: reply)
@@ -69,6 +70,7 @@ public final class DBusMessage: @unchecked Sendable {
     /// An error reply to this call.
     public func makeError(name: String, text: String) throws(DBusError) -> DBusMessage {
         guard DBusSyntax.isValidErrorName(name) else { throw .invalidArgument("error name \(name)") }
+        guard dbus_message_get_serial(raw) != 0 else { throw .invalidArgument("reply to a message without serial") }
         let safe = DBusSyntax.isSendableString(text) ? text : "error"
         guard let reply = dbus_message_new_error(raw, name, safe) else { throw .outOfMemory }
         return DBusMessage(adopting: reply)
@@ -114,8 +116,10 @@ public final class DBusMessage: @unchecked Sendable {
         return DBusError.fromReply(name: name, message: text)
     }
 
-    /// The message in wire format (used by tests and for size checks).
+    /// The message in wire format (used by tests and for size checks); a message that was never sent
+    /// gets serial 1 first, because the wire format requires one.
     public func marshal() throws(DBusError) -> [UInt8] {
+        if dbus_message_get_serial(raw) == 0 { dbus_message_set_serial(raw, 1) }
         var buffer: UnsafeMutablePointer<CChar>? = nil
         var length: Int32 = 0
         guard dbus_message_marshal(raw, &buffer, &length) != 0, let buffer else { throw .outOfMemory }

@@ -19,8 +19,9 @@ public struct LinkRecord: Equatable, Sendable {
     /// Frames handed to BlueZ and not yet acknowledged.
     public var inFlight: Int
 
-    /// The longest frame that fits one ATT write or notification: MTU minus the 3-byte ATT header.
-    public var maxFrame: Int { max(0, attMTU - 3) }
+    /// The longest frame that fits one ATT write or notification: MTU minus the 3-byte ATT header,
+    /// and never more than 512 bytes, the longest attribute value ATT allows (BlueZ refuses longer writes).
+    public var maxFrame: Int { min(max(0, attMTU - 3), GATTRequest.maxValueLength) }
 
     /// The engine-facing description; `mtu` is the largest frame, see docs/BLUEZ.md.
     public var info: LinkInfo { LinkInfo(id: id, role: role, remoteAddress: address, mtu: maxFrame, rssi: rssi) }
