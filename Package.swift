@@ -34,6 +34,7 @@ let package = Package(
         .executableTarget(name: "meshnoded", dependencies: ["MeshService"]),
         .executableTarget(name: "relayctl", dependencies: ["MeshService"]),
         .executableTarget(name: "meshbench", dependencies: ["MeshNode", "MeshSim", "MeshCrypto", "Fragmenter"]),
+        .executableTarget(name: "gattcheck", dependencies: ["GATTBridge"]),
 
         // Tests.
         .testTarget(name: "MeshProtocolTests", dependencies: ["MeshProtocol"]),
@@ -43,6 +44,7 @@ let package = Package(
         .testTarget(name: "MeshNodeTests", dependencies: ["MeshNode", "MeshSim"]),
         .testTarget(name: "GATTBridgeTests", dependencies: ["GATTBridge"]),
         .testTarget(name: "MeshServiceTests", dependencies: ["MeshService"]),
+        .testTarget(name: "DaemonTests", dependencies: ["MeshService"]),
     ],
     swiftLanguageModes: [.v6]
 )
