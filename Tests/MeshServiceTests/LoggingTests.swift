@@ -1,3 +1,4 @@
+import Foundation
 import MeshNode
 import MeshProtocol
 import Testing
@@ -41,6 +42,15 @@ struct LoggingTests {
         let ids = LogEvent.allCases.map(\.messageID)
         #expect(Set(ids).count == ids.count)
         #expect(ids.allSatisfy { $0.count == 32 && $0.allSatisfy { $0.isHexDigit && !$0.isUppercase } })
+    }
+
+    @Test func operationsGuideListsEveryMessageID() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../docs/OPERATIONS.md").standardizedFileURL
+        let guide = try String(contentsOf: url, encoding: .utf8)
+        for event in LogEvent.allCases {
+            #expect(guide.contains("| `\(event.rawValue)` | `\(event.messageID)` |"), "OPERATIONS.md lacks \(event.rawValue)")
+        }
     }
 
     @Test func levelFilterIsReloadable() {
