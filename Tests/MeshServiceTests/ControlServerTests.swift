@@ -148,7 +148,7 @@ struct ControlServerTests {
         // Requests still work on a watching connection.
         client.write(#"{"id":2,"command":"id"}"# + "\n")
         #expect(client.readObject()?["id"] as? Int == 2)
-        close(client.fd)
+        client.disconnect()
         fixture.node.emit(.link(down: .init(1), reason: "x"))
         let gone = Recorder<Int>()
         gone.wait(timeout: .seconds(10)) { _ in fixture.server.clientCount() == 0 }

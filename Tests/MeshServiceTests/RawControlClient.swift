@@ -6,6 +6,7 @@ import Glibc
 final class RawControlClient {
     let fd: Int32
     private var buffer: [UInt8] = []
+    private var closed = false
 
     init(path: String) throws {
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
@@ -13,7 +14,14 @@ final class RawControlClient {
         guard result == 0 else { throw UnixSocketError.system(call: "connect", errno: errno) }
     }
 
-    deinit { close(fd) }
+    deinit { disconnect() }
+
+    /// Closes the socket once (a second close could hit a descriptor another test reuses).
+    func disconnect() {
+        guard !closed else { return }
+        closed = true
+        close(fd)
+    }
 
     func write(_ text: String) { write(Array(text.utf8)) }
 

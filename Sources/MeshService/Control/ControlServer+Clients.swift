@@ -64,8 +64,8 @@ extension ControlServer {
         if let failure = outcome.failure, failure == .badRequest || failure == .unknownCommand {
             logger?.debug(.controlClientError, "control client \(client.id): \(failure.rawValue)")
         }
-        enqueue(outcome.reply, to: client)
-        if outcome.startsWatch, client.watchToken == nil, clients[client.id] != nil {
+        // Register before replying, so every event after the client reads the reply reaches it.
+        if outcome.startsWatch, client.watchToken == nil {
             count { $0.watchesStarted += 1 }
             let id = client.id
             client.watchToken = node.addWatcher { [weak self] event in
@@ -73,6 +73,7 @@ extension ControlServer {
                 server.queue.async { [weak server] in server?.deliver(event, to: id) }
             }
         }
+        enqueue(outcome.reply, to: client)
     }
 
     private func deliver(_ event: WatchEvent, to id: UInt64) {
