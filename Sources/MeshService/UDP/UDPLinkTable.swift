@@ -46,7 +46,9 @@ struct UDPLinkTable: Sendable {
     /// A configured neighbour and our central-side progress with it.
     struct Neighbour: Sendable {
         enum State: Equatable, Sendable {
+            /// No link yet: connect with `nonce` at `nextAttempt`.
             case connecting(nonce: UInt64, nextAttempt: Duration)
+            /// The central link is up.
             case up(LinkID)
         }
         let endpoint: UDPEndpoint

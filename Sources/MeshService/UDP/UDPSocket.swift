@@ -30,8 +30,11 @@ struct UDPSocket: Sendable {
 
     /// What one `send` call did.
     enum Sent: Equatable {
+        /// The kernel took the datagram.
         case sent
+        /// The socket buffer is full.
         case full
+        /// Another error, with `errno`.
         case failed(Int32)
     }
 
