@@ -25,7 +25,7 @@ extension BlueZSession {
         registerApplication()
         registerAdvertisement()
         for device in cache.devices(under: adapterPath) where device.connected && device.servicesResolved {
-            deviceChanged(device.path)
+            deviceChanged(device.path, lostConnection: false)
         }
         considerConnecting()
     }

@@ -4,10 +4,10 @@ import MeshNode
 /// Opening, updating and closing links, and carrying frames.
 extension BlueZSession {
     /// Reacts to any change of a device: link loss, services resolved, signal strength.
-    func deviceChanged(_ path: String) {
+    func deviceChanged(_ path: String, lostConnection: Bool) {
         guard let device = cache.device(path) else { return }
         if let link = shared.withLock({ $0.links.link(forDevice: path) }) {
-            guard device.connected else {
+            guard !lostConnection else {
                 closeLink(link.id, reason: "disconnected", disconnectDevice: false)
                 return
             }
@@ -19,7 +19,7 @@ extension BlueZSession {
                 deliver(.rssiChanged(id, rssi: rssi))
             }
         } else if let attempt = connecting, attempt.path == path {
-            if !device.connected, attempt.stage == .resolving || attempt.stage == .subscribing {
+            if lostConnection, attempt.stage == .resolving || attempt.stage == .subscribing {
                 attemptFailed("disconnected during setup", disconnect: false)
             } else {
                 advanceAttempt()
@@ -128,7 +128,9 @@ extension BlueZSession {
                 state.links.finished(on: id)
                 if case .failure = result { state.counters.writesFailed += 1 } else { state.counters.framesWritten += 1 }
             }
-            if case .failure(let error) = result { log(.warning, "write on \(id) failed: \(error.summary)") }
+            if case .failure(let error) = result {
+                log(.warning, "write of \(next.frame.count) bytes on \(id) failed: \(error.summary)")
+            }
             pumpWrites(on: id)
         }
     }

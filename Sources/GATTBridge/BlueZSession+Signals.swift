@@ -61,7 +61,7 @@ extension BlueZSession {
             log(.info, "adapter \(config.adapter) appeared")
             setUpAdapter()
         } else if path.hasPrefix(adapterPath + "/"), let device = BlueZObjectCache.devicePath(containing: path) {
-            deviceChanged(device)
+            deviceChanged(device, lostConnection: false)
         }
     }
 
@@ -99,7 +99,10 @@ extension BlueZSession {
                 discoveryStarting = false
             }
         case BlueZ.device where path.hasPrefix(adapterPath + "/"):
-            deviceChanged(path)
+            // Only an explicit Connected=false ends a link: the Connect reply and the Connected=true
+            // signal may arrive in either order, so "not connected yet" is not a loss.
+            let lost = (try? changed["Connected"]?.bool()) == false
+            deviceChanged(path, lostConnection: lost)
         case BlueZ.characteristic where path.hasPrefix(adapterPath + "/"):
             guard let device = BlueZObjectCache.devicePath(containing: path),
                   let link = shared.withLock({ $0.links.link(forDevice: device) }) else { return }

@@ -20,8 +20,8 @@ public struct LinkRecord: Equatable, Sendable {
     public var inFlight: Int
 
     /// The longest frame that fits one ATT write or notification: MTU minus the 3-byte ATT header,
-    /// and never more than 512 bytes, the longest attribute value ATT allows (BlueZ refuses longer writes).
-    public var maxFrame: Int { min(max(0, attMTU - 3), GATTRequest.maxValueLength) }
+    /// and never more than ``LinkBook/frameCap``.
+    public var maxFrame: Int { min(max(0, attMTU - 3), LinkBook.frameCap) }
 
     /// The engine-facing description; `mtu` is the largest frame, see docs/BLUEZ.md.
     public var info: LinkInfo { LinkInfo(id: id, role: role, remoteAddress: address, mtu: maxFrame, rssi: rssi) }
@@ -96,14 +96,13 @@ public struct LinkBook: Equatable, Sendable {
         return doomed
     }
 
-    /// Records a new ATT MTU; returns the new frame limit when it changed.
+    /// Records a new ATT MTU; returns the new frame limit when that limit changed.
     public mutating func setMTU(device path: String, attMTU: Int) -> Int? {
         guard let id = byDevice[path], var record = links[id] else { return nil }
-        let clamped = Self.clampMTU(attMTU)
-        guard clamped != record.attMTU else { return nil }
-        record.attMTU = clamped
+        let before = record.maxFrame
+        record.attMTU = Self.clampMTU(attMTU)
         links[id] = record
-        return record.maxFrame
+        return record.maxFrame == before ? nil : record.maxFrame
     }
 
     /// Records the peer's message characteristic path.
@@ -142,6 +141,11 @@ public struct LinkBook: Equatable, Sendable {
         guard let record = links[id], record.inFlight > 0 else { return }
         links[id]?.inFlight = record.inFlight - 1
     }
+
+    /// The longest frame sent on any link. ATT allows values of 512 bytes, but BlueZ 5.66 answered
+    /// writes of 511 and 512 bytes with "Invalid Length" at an ATT MTU of 517 (seen in the VM), while
+    /// 510 bytes passed; see docs/BLUEZ.md.
+    public static let frameCap = 510
 
     /// ATT MTUs outside 23...517 are clamped into it.
     public static func clampMTU(_ mtu: Int) -> Int { min(max(mtu, 23), 517) }

@@ -46,7 +46,7 @@ extension Checker {
                 return isNew ? "first frame from \(peer) on \(id)" : nil
             }
             if let note { say(note) }
-            if parts[0] == "D", let seq = Int(parts[2].prefix { $0 != " " }), seq % 10 == 0 {
+            if parts[0] == "D", let seq = Int(parts[2].prefix { $0 != " " }), seq % 10 == 0 || !options.sizes.isEmpty {
                 say("got frame #\(seq) from \(peer) (\(bytes.count) bytes) on \(id)")
             }
         }

@@ -45,7 +45,9 @@ final class Checker: Sendable {
         let links = state.withLock { Array($0.links.values) }
         for link in links {
             var body = frame("D", "\(seq) ")
-            if seq % 2 == 0 { body += [UInt8](repeating: UInt8(ascii: "x"), count: max(0, link.mtu - body.count)) }
+            let target = options.sizes.isEmpty ? (seq % 2 == 0 ? link.mtu : 0)
+                : min(link.mtu, options.sizes[(seq - 1) % options.sizes.count])
+            body += [UInt8](repeating: UInt8(ascii: "x"), count: max(0, target - body.count))
             if transport.send(body, on: link.id) == .sent { state.withLock { $0.sent += 1 } }
         }
     }

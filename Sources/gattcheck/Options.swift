@@ -6,6 +6,8 @@ import MeshNode
 struct Options {
     var adapter = "hci0", name = "", duration = 60.0, interval = 1.0, expect = 1
     var allow: Set<String> = [], deny: Set<String> = []
+    /// Frame sizes to cycle through instead of alternating short and full frames.
+    var sizes: [Int] = []
 
     init(_ args: [String]) {
         var index = 1
@@ -23,6 +25,7 @@ struct Options {
             case "--expect": expect = Int(next()) ?? expect
             case "--allow": allow.insert(next())
             case "--deny": deny.insert(next())
+            case "--sizes": sizes = next().split(separator: ",").compactMap { Int($0) }
             default: fail("unknown option \(args[index])")
             }
             index += 1
