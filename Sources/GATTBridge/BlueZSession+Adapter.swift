@@ -41,8 +41,10 @@ extension BlueZSession {
                 retries.recordSuccess("app")
                 count { $0.applicationRegistrations += 1 }
                 log(.info, "GATT application registered at \(gatt.appPath)")
+                registerAdvertisement()
             case .failure(.remote("org.bluez.Error.AlreadyExists", _)):
                 appState = .registered
+                registerAdvertisement()
             case .failure(let error):
                 appState = .unregistered
                 count { $0.registrationFailures += 1 }
@@ -53,8 +55,10 @@ extension BlueZSession {
         }
     }
 
+    /// Registers the advertisement once the application is registered: a peer that found us must find
+    /// our service when it connects.
     func registerAdvertisement() {
-        guard adapterReady, advState == .unregistered else { return }
+        guard adapterReady, advState == .unregistered, appState == .registered else { return }
         advState = .registering
         call(path: adapterPath, interface: BlueZ.advertisingManager, member: "RegisterAdvertisement",
              [.objectPath(gatt.advertisementPath), .propertyMap([:])]) { [self] result in

@@ -101,8 +101,11 @@ extension BlueZSession {
         case BlueZ.device where path.hasPrefix(adapterPath + "/"):
             // Only an explicit Connected=false ends a link: the Connect reply and the Connected=true
             // signal may arrive in either order, so "not connected yet" is not a loss.
-            let lost = (try? changed["Connected"]?.bool()) == false
-            deviceChanged(path, lostConnection: lost)
+            let connected = try? changed["Connected"]?.bool()
+            // The advertisement goes off-air when a central connects and stays off after it leaves,
+            // whether or not a link came of it: register it again on every change.
+            if connected != nil { refreshAdvertisement() }
+            deviceChanged(path, lostConnection: connected == false)
         case BlueZ.characteristic where path.hasPrefix(adapterPath + "/"):
             guard let device = BlueZObjectCache.devicePath(containing: path),
                   let link = shared.withLock({ $0.links.link(forDevice: device) }) else { return }

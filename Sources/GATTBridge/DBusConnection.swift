@@ -56,6 +56,27 @@ final class DBusConnection: @unchecked Sendable {
         guard let connection = dbus_bus_get_private(DBUS_BUS_SYSTEM, &error) else {
             throw .connectionFailed(error.message.map { String(cString: $0) } ?? "no system bus")
         }
+        try adopt(connection)
+    }
+
+    /// Connects to the bus at `address` (tests run a private dbus-daemon). Blocks for the handshake only.
+    func open(address: String) throws(DBusError) {
+        guard dbusThreadsReady else { throw .outOfMemory }
+        var error = CDBus.DBusError()
+        dbus_error_init(&error)
+        defer { dbus_error_free(&error) }
+        guard let connection = dbus_connection_open_private(address, &error) else {
+            throw .connectionFailed(error.message.map { String(cString: $0) } ?? "cannot open \(address)")
+        }
+        guard dbus_bus_register(connection, &error) != 0 else {
+            dbus_connection_close(connection)
+            dbus_connection_unref(connection)
+            throw .connectionFailed(error.message.map { String(cString: $0) } ?? "Hello failed")
+        }
+        try adopt(connection)
+    }
+
+    private func adopt(_ connection: OpaquePointer) throws(DBusError) {
         dbus_connection_set_exit_on_disconnect(connection, 0)
         guard loop.adopt(connection) else {
             dbus_connection_close(connection)
