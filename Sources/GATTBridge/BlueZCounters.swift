@@ -38,6 +38,10 @@ public struct BlueZCounters: Equatable, Sendable {
     public var badRequests = 0
     /// Signals from bluetoothd that could not be decoded.
     public var badSignals = 0
+    /// Connections that never became links within the setup bound and were dropped.
+    public var staleConnectionsDropped = 0
+    /// Device objects removed from bluetoothd after repeated failures, to clear its state.
+    public var devicesRemoved = 0
     /// Profile reads refused because the node is not discoverable.
     public var profileReadsRefused = 0
     /// D-Bus errors by kind.

@@ -24,6 +24,7 @@ extension BlueZSession {
         }
         registerApplication()
         registerAdvertisement()
+        if reaperTimer == nil { reaperTimer = loop.after(config.connectTimeout) { [self] in reapStaleConnections() } }
         for device in cache.devices(under: adapterPath) where device.connected && device.servicesResolved {
             deviceChanged(device.path, lostConnection: false)
         }

@@ -30,6 +30,28 @@ extension BlueZSession {
         if let next = [wake, backoff.nextWake(after: time)].compactMap({ $0 }).min() { armWake(at: next) }
     }
 
+    /// Drops connections that stayed up without becoming a link for longer than an attempt may take
+    /// (a peer that never resolves or never writes, or a connection the stack lost track of).
+    func reapStaleConnections() {
+        reaperTimer = nil
+        guard adapterReady else { return }
+        let time = now(), bound = config.connectTimeout * 2 + 2
+        var seen: [String: Double] = [:]
+        for device in cache.devices(under: adapterPath) where device.connected && connecting?.path != device.path {
+            guard shared.withLock({ $0.links.link(forDevice: device.path) }) == nil else { continue }
+            let since = connectedSince[device.path] ?? time
+            seen[device.path] = since
+            if time - since > bound {
+                count { $0.staleConnectionsDropped += 1 }
+                log(.warning, "dropping \(device.address): connected \(Int(time - since)) s without a link")
+                call(path: device.path, interface: BlueZ.device, member: "Disconnect") { _ in }
+                seen[device.path] = nil
+            }
+        }
+        connectedSince = seen
+        reaperTimer = loop.after(bound / 2) { [self] in reapStaleConnections() }
+    }
+
     /// Our adapter's address, when BlueZ reported it.
     var ownAddress: String? {
         (try? cache.adapter(adapterPath)?["Address"]?.string()).flatMap(AddressFilter.normalize)
@@ -123,7 +145,15 @@ extension BlueZSession {
         // Cancel our pending connection, but never a connection the peer made meanwhile (one LE link per pair).
         let peerConnected = attempt.stage == .connecting && cache.device(attempt.path)?.connected == true
         if disconnect, !peerConnected, shared.withLock({ $0.links.link(forDevice: attempt.path) }) == nil {
-            call(path: attempt.path, interface: BlueZ.device, member: "Disconnect") { _ in }
+            call(path: attempt.path, interface: BlueZ.device, member: "Disconnect") { [self] _ in
+                // After repeated failures forget bluetoothd's device object (cached GATT database,
+                // connection state); discovery creates it afresh.
+                guard (backoff.entries[attempt.address]?.failures ?? 0) >= 2 else { return }
+                count { $0.devicesRemoved += 1 }
+                log(.info, "removing \(attempt.address) from bluetoothd after repeated failures")
+                call(path: adapterPath, interface: BlueZ.adapter, member: "RemoveDevice",
+                     [.objectPath(attempt.path)]) { _ in }
+            }
         }
         loop.later { [self] in considerConnecting() }
     }

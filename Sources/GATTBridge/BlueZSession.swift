@@ -46,6 +46,9 @@ final class BlueZSession: @unchecked Sendable {
     /// Frames waiting for their link's single outstanding WriteValue (BlueZ allows one per characteristic).
     var writeQueues: [LinkID: [(frame: [UInt8], characteristic: String)]] = [:]
     var writing: Set<LinkID> = []
+    /// When each connected device without a link was first seen connected (for the stale-connection reaper).
+    var connectedSince: [String: Double] = [:]
+    var reaperTimer: UInt64?
     let finished = DispatchSemaphore(value: 0)
 
     init(configuration: BlueZConfiguration, shared: BlueZSharedBox,
@@ -227,6 +230,8 @@ final class BlueZSession: @unchecked Sendable {
         discoveryActive = false
         discoveryStarting = false
         powerRequested = false
+        connectedSince.removeAll()
+        if let timer = reaperTimer { loop.cancelTimer(timer); reaperTimer = nil }
         if let attempt = connecting {
             loop.cancelTimer(attempt.timer)
             connecting = nil

@@ -5,11 +5,11 @@
 /// other waits long enough for that link to appear and then only dials if it did not.
 public enum ConnectionTieBreak {
     /// Seconds the lower address waits, at most.
-    public static let leaderWindow = 0.5
+    public static let leaderWindow = 2.0
     /// Seconds the higher address waits, at least; plus up to ``followerJitter``.
-    public static let followerDelay = 3.0
+    public static let followerDelay = 4.0
     /// Extra random wait for the higher address.
-    public static let followerJitter = 1.5
+    public static let followerJitter = 2.0
 
     /// The hold before dialing `peer`; `unit` is a random number in 0..<1. Unknown addresses count as higher.
     public static func hold(own: String?, peer: String, unit: Double) -> Double {
