@@ -109,7 +109,7 @@ extension ConfigSchema {
     private static func uuid(_ text: String) throws(InvalidValue) -> String {
         let groups = text.split(separator: "-", omittingEmptySubsequences: false)
         guard groups.map(\.count) == [8, 4, 4, 4, 12], groups.allSatisfy({ $0.allSatisfy(\.isHexDigit) }) else {
-            throw InvalidValue(expected: "a 128-bit UUID such as 3e0aff87-6b59-47a0-bc75-231c45cc575b")
+            throw InvalidValue(expected: "a 128-bit UUID such as 8f2c0001-5e1a-4c7b-9d3e-6d657368ee01")
         }
         return text.lowercased()
     }

@@ -1,3 +1,5 @@
+import GATTBridge
+
 /// `[udp]` settings for the loopback UDP transport.
 public struct UDPSettings: Equatable, Sendable {
     /// The loopback address to bind (127.0.0.0/8 or ::1).
@@ -55,7 +57,7 @@ public struct BlueZSettings: Equatable, Sendable {
     /// The BlueZ adapter, such as `hci0`.
     public var adapter = "hci0"
     /// The mesh's GATT service UUID.
-    public var serviceUUID = "3e0aff87-6b59-47a0-bc75-231c45cc575b"
+    public var serviceUUID = BlueZConfiguration.defaultServiceUUID
     /// When not empty, only these devices or nodes are linked.
     public var allow: [PeerFilter] = []
     /// These devices or nodes are never linked.
