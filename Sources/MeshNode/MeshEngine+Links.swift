@@ -125,6 +125,9 @@ extension MeshEngine {
         guard var state = links[link], state.session != nil else {
             linkCounters.unkeyedFrames += 1
             emit(.dropped(nil, kind: kind, reason: "no link key yet", link: link))
+            // The neighbour has keys and we do not: our half of the exchange was lost.
+            // Open a new one (the handshake's guard interval rate-limits this).
+            startKeyExchange(on: link, now: now)
             return
         }
         let opened: (messageID: MessageID, plaintext: [UInt8])
