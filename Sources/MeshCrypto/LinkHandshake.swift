@@ -18,7 +18,7 @@ public struct LinkHandshakeConfiguration: Sendable, Equatable {
 /// Decides, for one link, when to send a key exchange and which keys result. A pure value:
 /// time is passed in (`now` is a `Duration` since any fixed origin), nothing is sent here.
 ///
-/// Rules (docs/PROTOCOL-crypto.md proves they converge in two messages):
+/// Rules (docs/PROTOCOL.md, section D4, shows they converge in two messages):
 /// - `start`: send an opening message unless one was sent within the guard interval.
 /// - `receive` of an answer to our latest ephemeral: derive keys, send nothing.
 /// - `receive` of anything else while our latest opening is unanswered and within the guard

@@ -17,7 +17,7 @@ struct FrameHeaderTests {
         #expect(try FrameHeader(parsing: bytes + [0x7F]) == header)
     }
 
-    @Test("The worked example of docs/PROTOCOL-frames.md: 30 bytes at MTU 23")
+    @Test("The worked example of docs/PROTOCOL.md (section B3): 30 bytes at MTU 23")
     func workedExample() throws {
         let message = (0..<30).map { UInt8($0) }
         let frames = try FrameSplitter.frames(of: message, kind: 0x02, transferID: 0x1A2B_3C4D, mtu: 23)

@@ -2,7 +2,7 @@ import MeshProtocol
 import Testing
 @testable import MeshCrypto
 
-@Suite("Fixed test vectors (docs/PROTOCOL-crypto.md)")
+@Suite("Fixed test vectors (docs/PROTOCOL.md, section D11)")
 struct FixedVectorTests {
     typealias V = FixedVectors
 

@@ -2,7 +2,7 @@ import MeshProtocol
 import Testing
 @testable import MeshCrypto
 
-/// The fixed test vectors published in docs/PROTOCOL-crypto.md (section "Test vectors").
+/// The fixed test vectors published in docs/PROTOCOL.md (section D11, "Test vectors").
 /// Private scalars are the byte shown repeated 32 times; the nonce is 00 01 … 0b.
 enum FixedVectors {
     static func scalar(_ byte: UInt8) -> [UInt8] { [UInt8](repeating: byte, count: 32) }

@@ -5,11 +5,14 @@
 #   scripts/blelab-run -n 4 Tests/VM/gattcheck.sh .build-gatt/debug/gattcheck 3
 # TOPOLOGY=mesh (default): every pair links.  TOPOLOGY=line: instance i denies every instance but
 # i-1 and i+1 by address, so A-B-C form a line; a denied pair that exchanges a frame fails the run.
+# ORDER="1 0 2" maps instances to adapters in another order (see below).
 # Prints a timeline (seconds since VM boot) and exits non-zero if any phase failed.
 . "$MESHLAB_LIB"
 bin=$(readlink -f "$1"); count=${2:-2}; power=${POWER:-1}; topology=${TOPOLOGY:-mesh}
 names=(aaaa0001 bbbb0002 cccc0003 dddd0004 eeee0005)
 read -r -a adapters <<< "$MESHLAB_ADAPTERS"
+# ORDER="1 0 2" assigns instance i the ORDER[i]-th adapter (the lower adapter address dials first).
+if [ -n "${ORDER:-}" ]; then picked=(); for k in $ORDER; do picked+=("${adapters[$k]}"); done; adapters=("${picked[@]}"); fi
 [ ${#adapters[@]} -ge "$count" ] || { echo "only ${#adapters[@]} adapters: $MESHLAB_ADAPTERS"; exit 3; }
 failed=0
 stamp() { printf '%7.2f  %s\n' "$(uptime_s)" "$*"; }
