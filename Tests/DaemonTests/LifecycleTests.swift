@@ -50,3 +50,29 @@ struct LifecycleTests {
         #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("identity.key").path))
     }
 }
+
+@Suite("meshnoded reload", .serialized)
+struct ReloadTests {
+    @Test("SIGHUP reloads the relay table: with ttl.message = 1, B stops relaying A's messages to C")
+    func reloadRelayTable() throws {
+        let folder = try TemporaryFolder()
+        let config = folder.url.appendingPathComponent("meshnoded.conf")
+        try "[relay]\nttl.message = 3\n".write(to: config, atomically: true, encoding: .utf8)
+        let line = try LineOfNodes(count: 3, extra: ["--config", config.path])
+        defer {
+            line.stop()
+            folder.remove()
+        }
+        #expect(line.waitUntilLinked())
+        _ = line.nodes[0].ctl("send", "before reload")
+        #expect(eventually { line.counter(2, "message", "delivered") == 1 })
+
+        try "[relay]\nttl.message = 1\n".write(to: config, atomically: true, encoding: .utf8)
+        kill(line.nodes[1].process.processIdentifier, SIGHUP)
+        #expect(eventually { line.nodes[1].log.contains("reloaded") })
+        _ = line.nodes[0].ctl("send", "after reload")
+        #expect(eventually { line.counter(1, "message", "delivered") == 2 })
+        #expect(line.counter(1, "message", "relayed") == 1)
+        #expect(line.counter(2, "message", "delivered") == 1)
+    }
+}
