@@ -121,8 +121,20 @@ extension BlueZSession {
         let next = queue.removeFirst()
         writeQueues[id] = queue.isEmpty ? nil : queue
         writing.insert(id)
+        // Longer than BlueZ's 30 s ATT transaction timeout: giving up earlier would leave BlueZ's write
+        // pending and every later one would fail with InProgress.
         call(path: next.characteristic, interface: BlueZ.characteristic, member: "WriteValue",
-             [.bytes(next.frame), .propertyMap(["type": .string("request")])]) { [self] result in
+             [.bytes(next.frame), .propertyMap(["type": .string("request")])],
+             timeout: max(config.callTimeout, 35)) { [self] result in
+            if case .failure(.remote("org.bluez.Error.InProgress", _)) = result {
+                // Not sent: BlueZ still has an earlier write outstanding. Keep the frame first in line.
+                writeQueues[id, default: []].insert(next, at: 0)
+                loop.after(0.5) { [self] in
+                    writing.remove(id)
+                    pumpWrites(on: id)
+                }
+                return
+            }
             writing.remove(id)
             shared.withLock { state in
                 state.links.finished(on: id)
