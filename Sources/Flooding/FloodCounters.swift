@@ -32,15 +32,6 @@ public struct KindCounters: Equatable, Sendable, Codable {
         case .looped: droppedLooped += 1
         }
     }
-
-    /// The counters by name, for reports.
-    public var named: [String: UInt64] {
-        [
-            "received": received, "delivered": delivered, "relayed": relayed, "sent": sent,
-            "dropped_seen": droppedSeen, "dropped_ttl": droppedTTL, "dropped_looped": droppedLooped,
-            "dropped_unverifiable": droppedUnverifiable, "dropped_malformed": droppedMalformed,
-        ]
-    }
 }
 
 /// Counters for every kind.

@@ -31,15 +31,4 @@ public struct LinkCounters: Equatable, Sendable {
 
     /// Creates zeroed counters.
     public init() {}
-
-    /// The counters by name, for reports.
-    public var named: [String: UInt64] {
-        [
-            "links_up": linksUp, "links_down": linksDown, "key_exchanges": keyExchanges,
-            "key_exchange_failures": keyExchangeFailures, "handshake_timeouts": handshakeTimeouts,
-            "departures": departures, "refused": refused, "seal_failures": sealFailures, "replays": replays,
-            "unkeyed_frames": unkeyedFrames, "send_failures": sendFailures, "split_failures": splitFailures,
-            "inner_seal_failures": innerSealFailures, "rekeys": rekeys,
-        ]
-    }
 }

@@ -1,4 +1,5 @@
-/// Turns a counters struct into `name: value` pairs for `relayctl stats`.
+/// Turns a counters struct into `name: value` pairs for `relayctl stats`, so every
+/// counter a module adds shows up without a hand-kept list.
 enum CounterDictionary {
     /// Every stored integer property of `counters`, by its Swift name in snake case.
     static func make(from counters: Any) -> [String: UInt64] {
@@ -15,14 +16,14 @@ enum CounterDictionary {
         return result
     }
 
-    private static func snakeCase(_ name: String) -> String {
+    /// `droppedTTL` → `dropped_ttl`, `linksUp` → `links_up`: a run of capitals is one word.
+    static func snakeCase(_ name: String) -> String {
         var out = ""
+        var previous: Character?
         for character in name {
-            if character.isUppercase {
-                out += "_" + character.lowercased()
-            } else {
-                out.append(character)
-            }
+            if character.isUppercase, let previous, previous.isLowercase || previous.isNumber { out += "_" }
+            out += character.lowercased()
+            previous = character
         }
         return out
     }

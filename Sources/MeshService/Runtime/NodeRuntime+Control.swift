@@ -46,9 +46,9 @@ extension NodeRuntime: NodeControlling {
     public func stats() -> StatsReport {
         queue.sync {
             var counters: [String: [String: UInt64]] = [:]
-            for kind in MessageKind.allCases { counters[kind.description] = engine.kindCounters[kind].named }
-            counters["links"] = engine.linkCounters.named
-            counters["fragments"] = engine.fragmenterCounters.named
+            for kind in MessageKind.allCases { counters[kind.description] = CounterDictionary.make(from: engine.kindCounters[kind]) }
+            counters["links"] = CounterDictionary.make(from: engine.linkCounters)
+            counters["fragments"] = CounterDictionary.make(from: engine.fragmenterCounters)
             counters["engine"] = [
                 "seen_cache_ids": UInt64(engine.seenCacheSize),
                 "buffered_fragment_bytes": UInt64(engine.bufferedFragmentBytes),
