@@ -8,6 +8,8 @@ public struct BlueZCounters: Equatable, Sendable {
     public var notificationsSent = 0
     /// Writes that BlueZ answered with an error or that timed out.
     public var writesFailed = 0
+    /// Accepted frames still queued when their link went down (never sent).
+    public var framesDroppedWithLink = 0
     /// Frames refused, by reason.
     public var refused: [SendRefusal: Int] = [:]
     /// Device1.Connect attempts started.

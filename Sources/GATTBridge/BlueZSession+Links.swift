@@ -85,8 +85,7 @@ extension BlueZSession {
             return record
         }) else { return }
         log(.info, "\(id) down: \(record.address) (\(reason))")
-        writeQueues[id] = nil
-        writing.remove(id)
+        discardQueue(id)
         holdUntil[record.address] = nil
         deliver(.linkDown(id, reason: reason))
         if disconnectDevice {
@@ -107,11 +106,17 @@ extension BlueZSession {
             return closed
         }
         for record in closed {
-            writeQueues[record.id] = nil
-            writing.remove(record.id)
+            discardQueue(record.id)
             log(.info, "\(record.id) down: \(record.address) (\(reason))")
             deliver(.linkDown(record.id, reason: reason))
         }
+    }
+
+    /// Forgets a closed link's queued frames, counting them.
+    func discardQueue(_ id: LinkID) {
+        let dropped = writeQueues.removeValue(forKey: id)?.count ?? 0
+        writing.remove(id)
+        if dropped > 0 { count { $0.framesDroppedWithLink += dropped } }
     }
 
     /// Starts the next queued write of a link unless one is outstanding: BlueZ answers InProgress to a

@@ -61,7 +61,7 @@ extension Checker {
             + "oversize-refused=\(final.oversizeRefused) oversize-taken=\(final.oversizeTaken) "
             + "recoveries=\(final.recoveries)")
         say("COUNTERS written=\(counters.framesWritten) notified=\(counters.notificationsSent) "
-            + "writeFailed=\(counters.writesFailed) received=\(counters.framesReceived) refused=\(counters.refused) "
+            + "writeFailed=\(counters.writesFailed) droppedWithLink=\(counters.framesDroppedWithLink) received=\(counters.framesReceived) refused=\(counters.refused) "
             + "attempts=\(counters.connectAttempts) failures=\(counters.connectFailures) up=\(counters.linksUp) "
             + "down=\(counters.linksDown) bluezLost=\(counters.bluezLost) apps=\(counters.applicationRegistrations) "
             + "advs=\(counters.advertisementRegistrations) regFail=\(counters.registrationFailures) "
