@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Runs the whole MeshNode test suite: installs Debian packages, builds with
-# warnings as errors, runs every unit, simulator and process test.
+# warnings as errors, runs meshnoded against the real BlueZ in a VM
+# (scripts/test-vm.sh), then every unit, simulator and process test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/install-deps.sh
 echo "== build (warnings are errors)"
 swift build --build-tests -Xswiftc -warnings-as-errors
+echo "== BlueZ: meshnoded on the real bluetoothd with emulated radios (VM)"
+MESHNODE_BIN="$(swift build --show-bin-path)" bash scripts/test-vm.sh
 echo "== tests"
 set +e
 swift test --skip-build 2>&1 | tee .build/test-output.txt
