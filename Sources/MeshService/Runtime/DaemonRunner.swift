@@ -7,8 +7,8 @@ import MeshNode
 /// Starts and stops a whole node from a configuration: identity, engine, transport,
 /// control socket, systemd notifications and signals.
 public enum DaemonRunner {
-    /// Exit code when the node cannot start (EX_SOFTWARE-like failures use 70, missing
-    /// permissions or files 73/74 would be indistinguishable to systemd, so one code).
+    /// Exit code when the node cannot start after its configuration was accepted (identity,
+    /// transport or control socket); the log says which. `Restart=on-failure` retries it.
     public static let startFailureExitCode: Int32 = 1
 
     /// Runs the daemon until SIGTERM or SIGINT; never returns.
