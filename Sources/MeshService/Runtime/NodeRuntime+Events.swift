@@ -31,9 +31,14 @@ extension NodeRuntime {
             logger.info(.messageRelayed, "relayed to \(count) neighbour(s)\(opaque ? " (sealed, opaque)" : "")",
                         LogFields(kind: kind, hops: Int(hops), messageID: id, reason: opaque ? "opaque" : nil))
         case .dropped(let id, let kind, let reason, let link):
-            let handshake = kind == .keyExchange || reason.hasPrefix("profile")
-            logger.log(handshake ? .warning : .debug, handshake ? .handshakeFailed : .messageDropped, "dropped: \(reason)",
-                       LogFields(kind: kind, messageID: id, link: link, reason: reason))
+            let fields = LogFields(kind: kind, messageID: id, link: link, reason: reason)
+            if kind == .keyExchange || reason.hasPrefix("profile") {
+                logger.warning(.handshakeFailed, "dropped: \(reason)", fields)
+            } else if id == nil {
+                logger.debug(.frameRejected, "frame rejected: \(reason)", fields)
+            } else {
+                logger.debug(.messageDropped, "dropped: \(reason)", fields)
+            }
         case .refused(let link, let peer):
             logger.notice(.handshakeFailed, "neighbour refused by the allow/deny list",
                           LogFields(peer: peer, link: link, reason: "refused"))
