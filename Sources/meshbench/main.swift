@@ -2,6 +2,7 @@
 //   swift run -c release meshbench
 // Figures are printed as operations per second and as ratios measured in the same run.
 import Flooding
+import Foundation
 import Fragmenter
 import MeshCrypto
 import MeshNode
@@ -62,6 +63,21 @@ _ = measure("relay decision (8 neighbours)", count: 200_000) { index in
                             route: [nodes[1], nodes[2]], timestamp: 0)
     _ = router.receive(envelope, from: nodes[2], neighbours: nodes, now: .milliseconds(index))
 }
+
+/// Resident memory of this process in bytes (VmRSS), or 0 where /proc is missing.
+func residentBytes() -> Int {
+    guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+        let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+        let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
+    else { return 0 }
+    return kilobytes * 1024
+}
+let beforeCache = residentBytes()
+var fullCache = SeenCache(capacity: 65_536, lifetime: .seconds(600))
+for index in 0..<65_536 { fullCache.insert(ids[index], now: .milliseconds(index)) }
+let cacheBytes = residentBytes() - beforeCache
+print("seen cache memory at 65,536 IDs (RSS growth)".padding(toLength: 44, withPad: " ", startingAt: 0),
+      "\((Double(cacheBytes) / 1_048_576 * 10).rounded() / 10) MiB for \(fullCache.size) IDs")
 
 print("== Crypto (OpenSSL 3)")
 for (name, rate) in try CryptoBenchmark.run(iterations: 2_000).sorted(by: { $0.key < $1.key }) {
