@@ -3,12 +3,12 @@ extension ConfigSchema {
     static let engineOptions: [ConfigOption] = relayOptions + timerOptions + cacheOptions
 
     private static func ttl(
-        _ key: String, _ what: String, _ path: WritableKeyPath<RelaySettings, UInt8> & Sendable
+        _ key: String, _ what: String, _ range: ClosedRange<UInt8>, _ path: WritableKeyPath<RelaySettings, UInt8> & Sendable
     ) -> ConfigOption {
         ConfigOption(
             section: "relay", key: "ttl.\(key)", alias: nil, valueHint: "HOPS",
             summary: "hop limit of \(what)",
-            apply: { config, text throws(InvalidValue) in config.relay[keyPath: path] = try ConfigValue.integer(text, in: 0...16) },
+            apply: { config, text throws(InvalidValue) in config.relay[keyPath: path] = try ConfigValue.integer(text, in: range) },
             render: { String($0.relay[keyPath: path]) })
     }
 
@@ -33,11 +33,12 @@ extension ConfigSchema {
     }
 
     private static let relayOptions: [ConfigOption] = [
-        ttl("message", "chat messages", \.ttlMessage),
-        ttl("join", "join notices", \.ttlJoin),
-        ttl("heartbeat", "heartbeats (0: neighbours only)", \.ttlHeartbeat),
-        ttl("key_exchange", "key exchanges (0: never relayed)", \.ttlKeyExchange),
-        ttl("profile", "profiles (0: never relayed)", \.ttlProfile),
+        ttl("message", "chat messages", 0...16, \.ttlMessage),
+        ttl("join", "join notices", 0...16, \.ttlJoin),
+        // Link-local kinds are never relayed: the protocol fixes their limit at 0.
+        ttl("heartbeat", "heartbeats (always 0: neighbours only)", 0...0, \.ttlHeartbeat),
+        ttl("key_exchange", "key exchanges (always 0: never relayed)", 0...0, \.ttlKeyExchange),
+        ttl("profile", "profiles (always 0: never relayed)", 0...0, \.ttlProfile),
     ]
 
     private static let timerOptions: [ConfigOption] = [
