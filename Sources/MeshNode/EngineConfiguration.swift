@@ -19,6 +19,9 @@ public struct EngineConfiguration: Sendable {
     public var handshakeTimeout: Duration
     /// The fewest time between two of our own join notices (later ones are coalesced).
     public var joinNoticeInterval: Duration
+    /// How often a join notice is repeated while the node has neighbours, so nodes two
+    /// hops away keep its keys (they forget remote nodes after `knownNodeLifetime`).
+    public var joinNoticeRefreshInterval: Duration
     /// How many IDs the seen cache holds.
     public var seenCapacity: Int
     /// How long the seen cache remembers an ID.
@@ -45,7 +48,8 @@ public struct EngineConfiguration: Sendable {
         displayName: String = "MeshNode relay", icon: String = "📡", role: NodeRole = .relay,
         hopLimits: HopLimits = .relayChatDefaults, heartbeatInterval: Duration = .seconds(10),
         departureGrace: Duration = .seconds(30), handshakeTimeout: Duration = .seconds(10),
-        joinNoticeInterval: Duration = .seconds(5), seenCapacity: Int = 65_536,
+        joinNoticeInterval: Duration = .seconds(5), joinNoticeRefreshInterval: Duration = .seconds(600),
+        seenCapacity: Int = 65_536,
         seenLifetime: Duration = .seconds(600), knownNodeLifetime: Duration = .seconds(1800),
         maxKnownNodes: Int = 4096, padding: Bool = true, rekeyAfterMessages: UInt64 = 10_000,
         rekeyInterval: Duration = .seconds(3600), keyExchangeGuard: Duration = .seconds(2),
@@ -59,6 +63,7 @@ public struct EngineConfiguration: Sendable {
         self.departureGrace = departureGrace
         self.handshakeTimeout = handshakeTimeout
         self.joinNoticeInterval = joinNoticeInterval
+        self.joinNoticeRefreshInterval = joinNoticeRefreshInterval
         self.seenCapacity = seenCapacity
         self.seenLifetime = seenLifetime
         self.knownNodeLifetime = knownNodeLifetime

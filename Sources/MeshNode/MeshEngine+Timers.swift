@@ -18,6 +18,9 @@ extension MeshEngine {
             lastHeartbeat = now
             sendHeartbeats(now: now)
         }
+        if let last = lastJoinNotice, now - last >= configuration.joinNoticeRefreshInterval, !readyNeighbours().isEmpty {
+            joinNoticePending = true
+        }
         if joinNoticePending, lastJoinNotice.map({ now - $0 >= configuration.joinNoticeInterval }) ?? true {
             sendJoinNotice(now: now)
         }

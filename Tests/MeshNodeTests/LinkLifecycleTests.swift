@@ -80,3 +80,26 @@ struct LinkLifecycleTests {
         #expect(sim.nodes[0].engine.linkSnapshots().isEmpty)
     }
 }
+
+@Suite("Join notice refresh")
+struct JoinNoticeRefreshTests {
+    @Test("Repeated join notices keep nodes two hops away from forgetting each other's keys",
+          arguments: [(Duration.seconds(120), true), (Duration.seconds(3600), false)])
+    func refresh(interval: Duration, remembered: Bool) throws {
+        var configuration = EngineConfiguration()
+        configuration.joinNoticeRefreshInterval = interval
+        configuration.knownNodeLifetime = .seconds(300)
+        let sim = try MeshSimulator(nodeCount: 3, seed: 61, configuration: configuration)
+        _ = sim.line([0, 1, 2])
+        sim.run(for: .seconds(720))
+        let known = sim.nodes[0].engine.remoteNodeSnapshots().contains { $0.nodeID == sim.nodes[2].nodeID }
+        #expect(known == remembered)
+        if remembered {
+            let id = try sim.send(from: 0, text: "still reachable", to: 2)
+            sim.run(for: .seconds(1))
+            #expect(sim.deliveries(of: id) == [2: 1])
+        } else {
+            #expect(throws: SendFailure.unknownDestination(sim.nodes[2].nodeID)) { try sim.send(from: 0, text: "x", to: 2) }
+        }
+    }
+}
