@@ -18,6 +18,8 @@ public struct LinkCounters: Equatable, Sendable {
     public var sealFailures: UInt64 = 0
     /// Link packets dropped as replays.
     public var replays: UInt64 = 0
+    /// Frames reported on a link the engine does not know (never up, or already down).
+    public var unknownLinkFrames: UInt64 = 0
     /// Frames that arrived before the link had keys.
     public var unkeyedFrames: UInt64 = 0
     /// Frames the transport would not take (queue full or link gone).

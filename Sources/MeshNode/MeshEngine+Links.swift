@@ -47,7 +47,10 @@ extension MeshEngine {
     }
 
     func frameReceived(_ frame: [UInt8], on link: LinkID, now: Duration) {
-        guard links[link] != nil else { return }
+        guard links[link] != nil else {
+            linkCounters.unknownLinkFrames += 1
+            return
+        }
         let result: ReassemblyResult
         do {
             result = try reassemblers.receive(frame, on: link, now: now)
