@@ -13,6 +13,8 @@ hostname meshlab
 param() { sed -n "s/.*$1=\([^ ]*\).*/\1/p" /proc/cmdline; }
 out=$(param meshlab.out)
 count=$(param meshlab.n)
+trace=$(param meshlab.trace)
+btvirt=$(param meshlab.btvirt); [ -n "$btvirt" ] || btvirt=btvirt
 mkdir -p "$out"
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 meshout "$out"
 logs="$out/vm"
@@ -23,7 +25,13 @@ t0=$(cut -d' ' -f1 /proc/uptime)
   echo "kernel up at ${t0}s"
   modprobe bluetooth && modprobe hci_vhci || echo "no bluetooth modules"
   dbus-daemon --system --fork --nopidfile
-  btvirt -L -l"$count" > "$logs/btvirt.log" 2>&1 &
+  if [ "$trace" = 1 ]; then
+    btmon -w "$logs/hci.btsnoop" > /dev/null 2>&1 &
+    echo $! > /run/meshlab/btmon.pid
+    "$btvirt" -d -L -l"$count" > "$logs/btvirt.log" 2>&1 &
+  else
+    "$btvirt" -L -l"$count" > "$logs/btvirt.log" 2>&1 &
+  fi
   echo $! > /run/meshlab/btvirt.pid
   i=0
   while [ "$(ls /sys/class/bluetooth 2>/dev/null | wc -l)" -lt "$count" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
@@ -42,5 +50,6 @@ export MESHLAB_ADAPTERS
 bash "$out/.command" > "$out/command.log" 2>&1
 echo $? > "$out/.exit"
 cp /run/meshlab/*.log "$logs/" 2>/dev/null
+[ -f /run/meshlab/btmon.pid ] && kill "$(cat /run/meshlab/btmon.pid)" 2>/dev/null && sleep 0.5
 sync
 poweroff -f

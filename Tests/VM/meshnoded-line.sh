@@ -4,6 +4,9 @@
 # address); NODES=2: a pair A-B.
 #   scripts/blelab-run -n 4 Tests/VM/meshnoded-line.sh "$(swift build --show-bin-path)"
 #   scripts/blelab-run -n 3 env NODES=2 Tests/VM/meshnoded-line.sh "$(swift build --show-bin-path)"
+# The line needs B to hold two LE connections, which the stock btvirt cannot carry (it mixes up
+# connection handles, docs/BLUEZ.md "Why: btvirt's connection handles"); give blelab-run
+# `--btvirt PATH` with a fixed build for NODES=3.
 # Checks, in order (a timeline in seconds since VM boot is printed):
 #   1. every node links to its neighbours; `relayctl peers` on B shows its links with roles and MTU;
 #   2. a broadcast sent on A arrives at the last node (through B in the line);
