@@ -25,7 +25,7 @@ public struct ControlServerSettings: Equatable, Sendable {
     }
 }
 
-/// What the control server has seen; merge `dictionary` into the `control` stats group.
+/// What the control server has seen; it makes the `control` group of `relayctl stats`.
 public struct ControlServerCounters: Equatable, Sendable {
     /// Clients accepted.
     public var connectionsAccepted: UInt64 = 0
@@ -52,15 +52,4 @@ public struct ControlServerCounters: Equatable, Sendable {
 
     /// Creates zeroed counters.
     public init() {}
-
-    /// The counters by snake_case name.
-    public var dictionary: [String: UInt64] {
-        [
-            "connections_accepted": connectionsAccepted, "connections_rejected": connectionsRejected,
-            "requests": requests, "bad_requests": badRequests, "oversized_requests": oversizedRequests,
-            "timed_out_requests": timedOutRequests, "incomplete_requests": incompleteRequests,
-            "node_errors": nodeErrors, "slow_clients_dropped": slowClientsDropped, "io_errors": ioErrors,
-            "watches_started": watchesStarted,
-        ]
-    }
 }

@@ -33,7 +33,7 @@ public enum DaemonRunner {
                 identity: identity, engine: engine, transport: transport, transportName: config.transport.kind.rawValue,
                 logger: logger)
             server = ControlServer(settings: ControlServerSettings(config.node), node: runtime, logger: logger)
-            runtime.addCounterSources(control: { server.counters().dictionary }, transport: counters)
+            runtime.addCounterSources(control: { CounterDictionary.make(from: server.counters()) }, transport: counters)
             try server.start()
             try runtime.start()
         } catch {

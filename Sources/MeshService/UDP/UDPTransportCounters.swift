@@ -39,18 +39,4 @@ public struct UDPTransportCounters: Equatable, Sendable {
 
     /// Creates zeroed counters.
     public init() {}
-
-    /// The counters by snake_case name, for the `links` group of `relayctl stats`.
-    public var dictionary: [String: UInt64] {
-        [
-            "datagrams_received": datagramsReceived, "datagrams_sent": datagramsSent,
-            "frames_received": framesReceived, "frames_sent": framesSent, "frames_lost": framesLost,
-            "rejected_source": rejectedSource, "oversized_datagrams": oversizedDatagrams,
-            "truncated_datagrams": truncatedDatagrams, "unknown_types": unknownTypes,
-            "malformed_datagrams": malformedDatagrams, "unknown_links": unknownLinks,
-            "oversized_frames": oversizedFrames, "oversized_sends": oversizedSends,
-            "rejected_full": rejectedFull, "send_full": sendFull, "send_errors": sendErrors,
-            "links_up": linksUp, "links_down": linksDown,
-        ]
-    }
 }
