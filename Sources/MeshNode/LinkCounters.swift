@@ -8,6 +8,8 @@ public struct LinkCounters: Equatable, Sendable {
     public var keyExchanges: UInt64 = 0
     /// Key exchange messages that failed to decode or verify.
     public var keyExchangeFailures: UInt64 = 0
+    /// Handshake steps sent again because the link was still not ready after the guard interval.
+    public var handshakeRetries: UInt64 = 0
     /// Links closed because no valid profile came within the handshake timeout.
     public var handshakeTimeouts: UInt64 = 0
     /// Neighbours that departed after their grace.

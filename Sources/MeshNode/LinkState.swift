@@ -24,11 +24,14 @@ struct LinkState {
     var peer: NodeID?
     var peerProfile: Profile?
     var profileSent = false
+    /// When this end last sent a handshake frame (key exchange or profile); paces retries.
+    var handshakeSentAt: Duration
     var sender: FrameSender
 
     init(info: LinkInfo, openedAt: Duration, handshake: LinkHandshake, sender: FrameSender) {
         self.info = info
         self.openedAt = openedAt
+        self.handshakeSentAt = openedAt
         self.handshake = handshake
         self.sender = sender
     }

@@ -43,6 +43,7 @@ extension MeshEngine {
             kind: .keyExchange, messageID: newMessageID(), origin: nodeID, route: [nodeID],
             timestamp: timestamp(at: now), payload: message.encoded())
         kindCounters[.keyExchange].sent += 1
+        links[link]?.handshakeSentAt = now
         sendFrames(of: envelope.encoded(), kind: .keyExchange, on: link, now: now)
     }
 

@@ -43,6 +43,11 @@ extension MeshEngine {
         kindCounters[.profile].delivered += 1
         profiles[sender] = profile
         guard let role = links[link]?.info.role else { return }
+        if links[link]?.phase == .ready {
+            // The neighbour sends its profile again only while it lacks ours: ours was lost.
+            resendProfile(on: link, now: now)
+            return
+        }
         links[link]?.phase = .ready
         links[link]?.peerProfile = profile
         switch peers.attach(link, role: role, to: sender, now: now) {
@@ -106,6 +111,10 @@ extension MeshEngine {
         switch verified {
         case .joinNotice(let profile):
             kindCounters[.joinNotice].delivered += 1
+            // A node we meet for the first time two hops away has never heard our join notice
+            // either (we joined before it): answer once with our own, coalesced like any other.
+            // Known nodes get no answer, so two nodes exchange at most one pair of notices.
+            if shouldAnswerJoinNotice(from: profile.nodeID) { joinNoticePending = true }
             knownNodes.record(profile.nodeID, entry: KnownNodes.Entry(
                 profile: profile, agreementKey: profile.agreementKey, signingKey: profile.signingKey,
                 hops: envelope.hops &+ 1, lastHeard: now))
@@ -134,6 +143,11 @@ extension MeshEngine {
                 drop(envelope, reason: "direct message: \(error)", on: link, counter: \.droppedUnverifiable)
             }
         }
+    }
+
+    /// True when a join notice from `origin` introduces a node that cannot know our keys yet.
+    private func shouldAnswerJoinNotice(from origin: NodeID) -> Bool {
+        origin != nodeID && knownNodes.entries[origin]?.profile == nil && profiles[origin] == nil
     }
 
     private func learn(_ envelope: Envelope, keys: OriginKeys, now: Duration) {

@@ -121,8 +121,18 @@ extension MeshEngine {
         guard (try? EnvelopeSigner.sign(&envelope, with: identity)) != nil else { return }
         if sendSealed(envelope, on: link, now: now) {
             links[link]?.profileSent = true
+            links[link]?.handshakeSentAt = now
             kindCounters[.profile].sent += 1
         }
+    }
+
+    /// Sends our profile again on `link`, at most once per key exchange guard interval.
+    func resendProfile(on link: LinkID, now: Duration) {
+        guard let state = links[link], state.session != nil,
+            now - state.handshakeSentAt >= configuration.keyExchangeGuard
+        else { return }
+        links[link]?.profileSent = false
+        sendProfile(on: link, now: now)
     }
 
     /// Sends our signed join notice to every ready neighbour.

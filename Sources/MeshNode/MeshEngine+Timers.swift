@@ -7,6 +7,7 @@ extension MeshEngine {
     /// daemon and the simulator call it every 250 ms); it does nothing that is not due.
     public func tick(now: Duration) -> [EngineAction] {
         closeStalledHandshakes(now: now)
+        retryHandshakes(now: now)
         closeSilentNeighbours(now: now)
         for node in peers.departures(now: now, grace: configuration.departureGrace) {
             profiles[node] = nil
@@ -45,6 +46,26 @@ extension MeshEngine {
             emit(.handshakeTimedOut(link))
             linkDown(link, now: now)
             actions.append(.disconnect(link))
+        }
+    }
+
+    /// Repeats the last handshake step on links still not ready a guard interval after this
+    /// end last sent one: a lost key exchange or profile (UDP, a weak radio) would otherwise
+    /// hold the link until the handshake timeout closes it.
+    private func retryHandshakes(now: Duration) {
+        let waiting = links.values.filter {
+            $0.phase != .ready && now - $0.handshakeSentAt >= configuration.keyExchangeGuard
+        }.map(\.info.id).sorted()
+        for link in waiting {
+            switch links[link]?.phase {
+            case .keyExchange?:
+                startKeyExchange(on: link, now: now)
+            case .awaitingProfile?:
+                resendProfile(on: link, now: now)
+            case .ready?, nil:
+                continue
+            }
+            if links[link]?.handshakeSentAt == now { linkCounters.handshakeRetries += 1 }
         }
     }
 

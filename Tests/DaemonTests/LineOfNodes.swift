@@ -6,7 +6,8 @@ final class LineOfNodes {
     let folder: TemporaryFolder
     let nodes: [DaemonProcess]
 
-    init(count: Int, extra: [String] = []) throws {
+    /// Starts `count` nodes; `lateStarter`, if given, starts only once every other node has a neighbour.
+    init(count: Int, extra: [String] = [], lateStarter: Int? = nil) throws {
         folder = try TemporaryFolder()
         let base = Ports.block(of: count)
         var nodes: [DaemonProcess] = []
@@ -17,7 +18,19 @@ final class LineOfNodes {
                 neighbours: index == 0 ? [] : [base + UInt16(index - 1)], extra: extra))
         }
         self.nodes = nodes
-        for node in nodes { try node.start() }
+        for (index, node) in nodes.enumerated() where index != lateStarter { try node.start() }
+        if let lateStarter {
+            let others = nodes.indices.filter { $0 != lateStarter }
+            guard eventually(timeout: 20, { others.allSatisfy { (nodes[$0].json(StatusReport.self, "status")?.neighbourCount ?? 0) >= 1 } })
+            else { throw LineError.earlyNodesNeverLinked }
+            try nodes[lateStarter].start()
+        }
+    }
+
+    /// Why a line could not be set up.
+    enum LineError: Error {
+        /// The nodes started first never found each other.
+        case earlyNodesNeverLinked
     }
 
     /// Waits until every node has its neighbours (1 at the ends, 2 inside).

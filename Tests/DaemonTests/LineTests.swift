@@ -40,6 +40,19 @@ struct LineTests {
         #expect(line.nodes[1].log.contains("sealed, opaque"))
         #expect(!line.nodes[1].log.contains("only for C"))
     }
+
+    @Test("A node that starts after the others still learns the keys of a node two hops away")
+    func lateStarterLearnsTwoHopNode() throws {
+        // B and C link first, so C's join notice is spent before A exists; C answers A's.
+        let line = try LineOfNodes(count: 3, lateStarter: 0)
+        defer { line.stop() }
+        #expect(line.waitUntilLinked())
+        let target = try #require(line.nodes[2].json(IdentityReport.self, "id"))
+        #expect(eventually { line.nodes[0].json(PeersReport.self, "peers")?.remote.contains { $0.nodeID == target.nodeID } == true })
+        let sent = line.nodes[0].ctl("send", "--to", target.nodeID, "late but known")
+        #expect(sent.status == 0, "\(sent.err)")
+        #expect(eventually { line.counter(2, "message", "delivered") == 1 })
+    }
 }
 
 /// Checks the text form of message IDs.

@@ -1,0 +1,56 @@
+import MeshNode
+import MeshProtocol
+import MeshSim
+import Testing
+
+@Suite("Join notice answers")
+struct JoinAnswerTests {
+    /// C links to B long before A does, so C's first join notice reaches nobody but B.
+    /// Without an answer, A would not learn C's keys until C's next refresh (10 minutes).
+    @Test("A late joiner learns the keys of a node two hops away within the coalescing window",
+          arguments: [UInt64(71), 72, 73])
+    func lateJoinerLearnsEarlierNode(seed: UInt64) throws {
+        let sim = try MeshSimulator(nodeCount: 3, seed: seed)
+        sim.connect(1, 2)
+        sim.run(for: .seconds(30))
+        #expect(!sim.learnedFromJoin(0, origin: 2))
+        sim.connect(0, 1)
+        sim.run(for: .seconds(12))
+        #expect(sim.learnedFromJoin(2, origin: 0))
+        #expect(sim.learnedFromJoin(0, origin: 2))
+        let id = try sim.send(from: 0, text: "hello C", to: 2)
+        sim.run(for: .seconds(1))
+        #expect(sim.deliveries(of: id) == [2: 1])
+    }
+
+    @Test("Answers stop once both ends know each other: no ping-pong of join notices")
+    func answersTerminate() throws {
+        let sim = try MeshSimulator(nodeCount: 3, seed: 74)
+        sim.connect(1, 2)
+        sim.run(for: .seconds(30))
+        sim.connect(0, 1)
+        sim.run(for: .seconds(30))
+        let settled = sim.nodes.map { $0.engine.kindCounters[.joinNotice].sent }
+        sim.run(for: .seconds(300))
+        // Well inside the 10-minute refresh: nobody sends another join notice.
+        #expect(sim.nodes.map { $0.engine.kindCounters[.joinNotice].sent } == settled)
+        // A and C (one neighbour each) sent one notice when B arrived and one answer to the
+        // other's first notice; the answers are notices from known nodes, so they end it.
+        #expect(settled[0] == 2)
+        #expect(settled[2] == 2)
+    }
+
+    @Test("A join notice from a node already known gets no answer")
+    func knownNodeGetsNoAnswer() throws {
+        var configuration = EngineConfiguration()
+        configuration.joinNoticeRefreshInterval = .seconds(120)
+        let sim = try MeshSimulator(nodeCount: 3, seed: 75, configuration: configuration)
+        _ = sim.line([0, 1, 2])
+        sim.run(for: .seconds(60))
+        let before = sim.nodes.map { $0.engine.kindCounters[.joinNotice].sent }
+        sim.run(for: .seconds(125))
+        let after = sim.nodes.map { $0.engine.kindCounters[.joinNotice].sent }
+        // One refresh each (counted once per neighbour it went to), and no answers to them.
+        #expect(zip(before, after).map { $1 - $0 } == [1, 2, 1], "before \(before), after \(after)")
+    }
+}
