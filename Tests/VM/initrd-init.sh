@@ -16,7 +16,29 @@ if ! mount -t overlay -o lowerdir=/host,upperdir=/mem/upper,workdir=/mem/work ov
   echo "meshlab: overlay mount failed"; poweroff -f
 fi
 for word in $(cat /proc/cmdline); do
-  case "$word" in meshlab.guest=*) guest=${word#meshlab.guest=} ;; esac
+  case "$word" in
+    meshlab.guest=*) guest=${word#meshlab.guest=} ;;
+    meshlab.init=*) init=${word#meshlab.init=} ;;
+  esac
 done
+if [ "$init" = systemd ]; then
+  # systemd as PID 1 boots only what meshlab.target needs: basic.target (journald, the system
+  # bus socket) and the service that runs the guest script.
+  units=/root/etc/systemd/system
+  mkdir -p "$units"
+  printf '%s\n' '[Unit]' 'Description=meshlab scenario' 'Requires=basic.target meshlab-command.service' \
+    'After=basic.target meshlab-command.service' 'AllowIsolate=yes' > "$units/meshlab.target"
+  printf '%s\n' '[Unit]' 'Description=meshlab scenario command' 'Requires=dbus.socket' 'After=basic.target dbus.socket' \
+    '[Service]' 'Type=oneshot' "ExecStart=/bin/sh $guest" 'StandardOutput=journal+console' > "$units/meshlab-command.service"
+  # The host's fstab and machine ID are not this VM's. A container marker would make systemd
+  # ignore the kernel command line; tmp.conf would empty the host's /tmp and /var/tmp as seen
+  # through the overlay (where a checkout under test may live).
+  : > /root/etc/fstab
+  rm -f /root/etc/machine-id /root/.dockerenv /root/run/.containerenv
+  mkdir -p /root/etc/tmpfiles.d
+  ln -sf /dev/null /root/etc/tmpfiles.d/tmp.conf
+  umount /proc /sys /dev 2>/dev/null
+  exec switch_root /root /lib/systemd/systemd --unit=meshlab.target
+fi
 umount /proc /sys /dev 2>/dev/null
 exec switch_root /root /bin/sh "$guest"

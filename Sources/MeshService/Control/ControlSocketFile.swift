@@ -39,6 +39,10 @@ enum ControlSocketFile {
         guard let gid = groupID(group) else {
             return "group '\(group)' does not exist; the control socket keeps the process's group"
         }
+        // Under systemd (Group=meshnode) the socket is born with the group: no chown, which
+        // the unit's system call filter (~@privileged) refuses.
+        var info = stat()
+        if stat(path, &info) == 0, info.st_gid == gid, geteuid() != 0 { return nil }
         let owner: uid_t = geteuid() == 0 ? 0 : uid_t.max
         guard chown(path, owner, gid) == 0 else {
             return "cannot give the control socket to group '\(group)': \(String(cString: strerror(errno)))"
