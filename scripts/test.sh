@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the whole MeshNode test suite: installs Debian packages, builds with
 # warnings as errors, runs meshnoded against the real BlueZ in a VM
-# (scripts/test-vm.sh), then every unit, simulator and process test.
+# (scripts/test-vm.sh), runs meshnoded.service under systemd in a VM
+# (scripts/test-systemd.sh), then every unit, simulator and process test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/install-deps.sh
@@ -9,6 +10,8 @@ echo "== build (warnings are errors)"
 swift build --build-tests -Xswiftc -warnings-as-errors
 echo "== BlueZ: meshnoded on the real bluetoothd with emulated radios (VM)"
 MESHNODE_BIN="$(swift build --show-bin-path)" bash scripts/test-vm.sh
+echo "== systemd: meshnoded.service installed and run under systemd (VM)"
+bash scripts/test-systemd.sh
 echo "== tests"
 set +e
 swift test --skip-build 2>&1 | tee .build/test-output.txt
