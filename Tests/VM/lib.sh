@@ -31,3 +31,48 @@ wait_for_line() {
     sleep 0.2
   done
 }
+
+# --- Used by the two guest scripts (guest.sh, guest-systemd.sh) while the VM boots. ---
+
+# The value of meshlab.NAME on the kernel command line.
+meshlab_param() { sed -n "s/.*meshlab\.$1=\([^ ]*\).*/\1/p" /proc/cmdline; }
+
+# Mounts the output folder shared with the host at its host path (meshlab.out) and makes vm/.
+meshlab_mount_out() {
+  mkdir -p "$1"
+  mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 meshout "$1"
+  mkdir -p "$1/vm" /run/meshlab
+}
+
+# Loads the Bluetooth modules and starts btvirt with COUNT emulated LE controllers (BTVIRT is
+# the binary; TRACE=1 adds its debug output and a btmon capture in LOGS), then waits up to 10 s
+# for the kernel to show them.  Usage: btvirt_start COUNT BTVIRT TRACE LOGS
+btvirt_start() {
+  modprobe bluetooth && modprobe hci_vhci || echo "no bluetooth modules"
+  if [ "$3" = 1 ]; then
+    btmon -w "$4/hci.btsnoop" > /dev/null 2>&1 &
+    echo $! > /run/meshlab/btmon.pid
+    "$2" -d -L -l"$1" > "$4/btvirt.log" 2>&1 &
+  else
+    "$2" -L -l"$1" > "$4/btvirt.log" 2>&1 &
+  fi
+  echo $! > /run/meshlab/btvirt.pid
+  i=0
+  while [ "$(ls /sys/class/bluetooth 2>/dev/null | wc -l)" -lt "$1" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+}
+
+# Waits until bluetoothd shows COUNT adapters, or until 20 s after uptime T0: under emulation a
+# controller sometimes fails its reset and never shows up.  Usage: wait_for_adapters COUNT T0
+wait_for_adapters() {
+  until [ "$(bluez_adapters | wc -w)" -ge "$1" ] || [ "$(uptime_s | cut -d. -f1)" -ge $(( ${2%.*} + 20 )) ]; do
+    sleep 0.5
+  done
+  echo "adapters: $(bluez_adapters) at $(uptime_s)s"
+}
+
+# Runs the command file blelab-run wrote with the scenario's environment; records its status.
+meshlab_run_command() {
+  MESHLAB_OUT="$1" MESHLAB_LIB="$2" MESHLAB_ADAPTERS=$(bluez_adapters) \
+    bash "$1/.command" > "$1/command.log" 2>&1
+  echo $? > "$1/.exit"
+}
