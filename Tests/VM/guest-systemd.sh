@@ -6,15 +6,11 @@
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 here=$(dirname "$(readlink -f "$0")")
 . "$here/lib.sh"
-out=$(meshlab_param out)
-count=$(meshlab_param n)
-btvirt=$(meshlab_param btvirt); [ -n "$btvirt" ] || btvirt=btvirt
-meshlab_mount_out "$out"
-logs="$out/vm"
+meshlab_guest_init
 t0=$(uptime_s)
 {
   echo "systemd reached the scenario at ${t0}s"
-  btvirt_start "$count" "$btvirt" "$(meshlab_param trace)" "$logs"
+  btvirt_start "$count" "$btvirt" "$trace" "$logs"
   systemctl start bluetooth.service || echo "bluetooth.service did not start"
   wait_for_adapters "$count" "$t0"
 } > "$logs/setup.log" 2>&1

@@ -12,17 +12,13 @@ mount -t tmpfs tmpfs /run
 hostname meshlab
 here=$(dirname "$(readlink -f "$0")")
 . "$here/lib.sh"
-out=$(meshlab_param out)
-count=$(meshlab_param n)
-btvirt=$(meshlab_param btvirt); [ -n "$btvirt" ] || btvirt=btvirt
-meshlab_mount_out "$out"
-logs="$out/vm"
+meshlab_guest_init
 mkdir -p /run/dbus
 t0=$(uptime_s)
 {
   echo "kernel up at ${t0}s"
   dbus-daemon --system --fork --nopidfile
-  btvirt_start "$count" "$btvirt" "$(meshlab_param trace)" "$logs"
+  btvirt_start "$count" "$btvirt" "$trace" "$logs"
   bluez_start
   wait_for_adapters "$count" "$t0"
 } > "$logs/setup.log" 2>&1

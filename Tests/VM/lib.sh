@@ -37,11 +37,17 @@ wait_for_line() {
 # The value of meshlab.NAME on the kernel command line.
 meshlab_param() { sed -n "s/.*meshlab\.$1=\([^ ]*\).*/\1/p" /proc/cmdline; }
 
-# Mounts the output folder shared with the host at its host path (meshlab.out) and makes vm/.
-meshlab_mount_out() {
-  mkdir -p "$1"
-  mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 meshout "$1"
-  mkdir -p "$1/vm" /run/meshlab
+# Reads the VM's settings from the kernel command line into out, count, btvirt and trace, and
+# mounts the output folder shared with the host at its host path, with vm/ (logs) inside.
+meshlab_guest_init() {
+  out=$(meshlab_param out)
+  count=$(meshlab_param n)
+  trace=$(meshlab_param trace)
+  btvirt=$(meshlab_param btvirt); [ -n "$btvirt" ] || btvirt=btvirt
+  logs="$out/vm"
+  mkdir -p "$out"
+  mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 meshout "$out"
+  mkdir -p "$logs" /run/meshlab
 }
 
 # Loads the Bluetooth modules and starts btvirt with COUNT emulated LE controllers (BTVIRT is
