@@ -43,13 +43,13 @@ extension MeshEngine {
         kindCounters[.profile].delivered += 1
         profiles[sender] = profile
         guard let role = links[link]?.info.role else { return }
+        links[link]?.peerProfile = profile
         if links[link]?.phase == .ready {
             // The neighbour sends its profile again only while it lacks ours: ours was lost.
             resendProfile(on: link, now: now)
             return
         }
         links[link]?.phase = .ready
-        links[link]?.peerProfile = profile
         switch peers.attach(link, role: role, to: sender, now: now) {
         case .newNeighbour:
             emit(.neighbourJoined(profile))
