@@ -22,6 +22,9 @@ public struct EngineConfiguration: Sendable {
     /// How often a join notice is repeated while the node has neighbours, so nodes two
     /// hops away keep its keys (they forget remote nodes after `knownNodeLifetime`).
     public var joinNoticeRefreshInterval: Duration
+    /// The fewest time between two answers to join notices from unknown nodes; newcomers
+    /// who arrive in between are answered together by the next one.
+    public var joinAnswerInterval: Duration
     /// How many IDs the seen cache holds.
     public var seenCapacity: Int
     /// How long the seen cache remembers an ID.
@@ -49,6 +52,7 @@ public struct EngineConfiguration: Sendable {
         hopLimits: HopLimits = .relayChatDefaults, heartbeatInterval: Duration = .seconds(10),
         departureGrace: Duration = .seconds(30), handshakeTimeout: Duration = .seconds(10),
         joinNoticeInterval: Duration = .seconds(5), joinNoticeRefreshInterval: Duration = .seconds(600),
+        joinAnswerInterval: Duration = .seconds(30),
         seenCapacity: Int = 65_536,
         seenLifetime: Duration = .seconds(600), knownNodeLifetime: Duration = .seconds(1800),
         maxKnownNodes: Int = 4096, padding: Bool = true, rekeyAfterMessages: UInt64 = 10_000,
@@ -64,6 +68,7 @@ public struct EngineConfiguration: Sendable {
         self.handshakeTimeout = handshakeTimeout
         self.joinNoticeInterval = joinNoticeInterval
         self.joinNoticeRefreshInterval = joinNoticeRefreshInterval
+        self.joinAnswerInterval = joinAnswerInterval
         self.seenCapacity = seenCapacity
         self.seenLifetime = seenLifetime
         self.knownNodeLifetime = knownNodeLifetime

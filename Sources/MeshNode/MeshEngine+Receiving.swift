@@ -112,9 +112,9 @@ extension MeshEngine {
         case .joinNotice(let profile):
             kindCounters[.joinNotice].delivered += 1
             // A node we meet for the first time two hops away has never heard our join notice
-            // either (we joined before it): answer once with our own, coalesced like any other.
+            // either (we joined before it): answer with our own (paced by the answer interval).
             // Known nodes get no answer, so two nodes exchange at most one pair of notices.
-            if shouldAnswerJoinNotice(from: profile.nodeID) { joinNoticePending = true }
+            if shouldAnswerJoinNotice(from: profile.nodeID) { joinAnswerPending = true }
             knownNodes.record(profile.nodeID, entry: KnownNodes.Entry(
                 profile: profile, agreementKey: profile.agreementKey, signingKey: profile.signingKey,
                 hops: envelope.hops &+ 1, lastHeard: now))

@@ -143,6 +143,8 @@ extension MeshEngine {
         guard (try? EnvelopeSigner.sign(&envelope, with: identity)) != nil else { return }
         lastJoinNotice = now
         joinNoticePending = false
+        // Any notice answers every newcomer that has reached us so far.
+        joinAnswerPending = false
         originate(envelope, now: now)
     }
 }

@@ -22,6 +22,11 @@ extension MeshEngine {
         if let last = lastJoinNotice, now - last >= configuration.joinNoticeRefreshInterval, !readyNeighbours().isEmpty {
             joinNoticePending = true
         }
+        if joinAnswerPending, lastJoinAnswer.map({ now - $0 >= configuration.joinAnswerInterval }) ?? true {
+            joinAnswerPending = false
+            lastJoinAnswer = now
+            joinNoticePending = true
+        }
         if joinNoticePending, lastJoinNotice.map({ now - $0 >= configuration.joinNoticeInterval }) ?? true {
             sendJoinNotice(now: now)
         }

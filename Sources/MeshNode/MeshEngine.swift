@@ -32,6 +32,8 @@ public final class MeshEngine {
     var lastHeartbeat: Duration?
     var lastJoinNotice: Duration?
     var joinNoticePending = false
+    var lastJoinAnswer: Duration?
+    var joinAnswerPending = false
     var actions: [EngineAction] = []
 
     /// Creates an engine.

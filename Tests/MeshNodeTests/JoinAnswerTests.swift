@@ -40,6 +40,27 @@ struct JoinAnswerTests {
         #expect(settled[2] == 2)
     }
 
+    /// Answers are paced: without a limit, every newcomer at an event would make every node
+    /// within two hops flood a join notice of its own.
+    @Test("Under churn a node answers at most once per answer interval, and every newcomer still learns it")
+    func churnIsAnsweredInBatches() throws {
+        // C (node 1) hangs off hub B (node 0); six newcomers (2...7) link to B five seconds apart.
+        let sim = try MeshSimulator(nodeCount: 8, seed: 76)
+        sim.connect(0, 1)
+        sim.run(for: .seconds(30))
+        let before = sim.nodes[1].engine.kindCounters[.joinNotice].sent
+        for newcomer in 2..<8 {
+            sim.connect(newcomer, 0)
+            sim.run(for: .seconds(5))
+        }
+        sim.run(for: .seconds(40))
+        // Newcomers arrive from t = 30 s to 55 s: C answers the first at once and the other
+        // five together one answer interval (30 s) later. C has one neighbour, so the counter
+        // counts notices.
+        #expect(sim.nodes[1].engine.kindCounters[.joinNotice].sent - before == 2)
+        for newcomer in 2..<8 { #expect(sim.learnedFromJoin(newcomer, origin: 1), "newcomer \(newcomer)") }
+    }
+
     @Test("A join notice from a node already known gets no answer")
     func knownNodeGetsNoAnswer() throws {
         var configuration = EngineConfiguration()
