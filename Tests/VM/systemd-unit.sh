@@ -13,7 +13,8 @@
 #   5. journald holds the structured MESHNODE_* fields of the service's records;
 #   6. systemctl reload keeps it running and logs the reload;
 #   7. SIGKILL of the main process: Restart=on-failure starts it again with the same node ID;
-#   8. systemctl stop ends it cleanly (Result=success); systemd-analyze security prints its score.
+#   8. systemctl stop ends it cleanly (Result=success); systemd-analyze security prints its score;
+#   9. make uninstall removes the unit and binaries and keeps the identity and the config.
 . "$MESHLAB_LIB"
 scratch=${1:-.build}
 failed=0
@@ -113,5 +114,14 @@ systemctl stop meshnoded
 systemd-analyze security meshnoded --no-pager | tail -n 1
 kill -TERM "$hand"; wait "$hand" || fail "hand node exited $?"
 journalctl -u meshnoded --no-pager > "$MESHLAB_OUT/journal-meshnoded.txt"
+
+# 9. Uninstall: the unit and binaries go, the node's identity and config stay.
+make uninstall SCRATCH="$scratch" >> "$MESHLAB_OUT/install.log" 2>&1 || fail "make uninstall"
+[ -e /etc/systemd/system/meshnoded.service ] && fail "unit still installed"
+[ -e /usr/local/bin/meshnoded ] && fail "meshnoded still installed"
+[ "$(systemctl show meshnoded -p LoadState --value)" = not-found ] || fail "systemd still loads meshnoded"
+[ -f /var/lib/meshnoded/identity.key ] || fail "uninstall removed the node identity"
+[ -f /etc/meshnoded/meshnoded.conf ] || fail "uninstall removed the config"
+stamp "uninstalled; identity and config kept"
 stamp "result: $([ $failed = 0 ] && echo PASS || echo FAIL)"
 exit $failed
