@@ -86,7 +86,8 @@ final class TemporaryDirectory: Sendable {
     let path: String
 
     init() throws {
-        var template = Array("/tmp/svc-XXXXXX".utf8CString)
+        // mkdtemp replaces the trailing six X characters with a unique suffix.
+        var template = Array(("/tmp/svc-" + String(repeating: "X", count: 6)).utf8CString)
         guard let result = mkdtemp(&template) else { throw CocoaError(.fileWriteUnknown) }
         path = String(cString: result)
     }
