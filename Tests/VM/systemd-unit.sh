@@ -13,7 +13,7 @@
 #   5. journald holds the structured MESHNODE_* fields of the service's records;
 #   6. systemctl reload keeps it running and logs the reload;
 #   7. SIGKILL of the main process: Restart=on-failure starts it again with the same node ID;
-#      with a 4 s watchdog (a drop-in) a healthy node stays up and a frozen one is restarted;
+#      with a 6 s watchdog (a drop-in) a healthy node stays up and a frozen one is restarted;
 #   8. systemctl stop ends it cleanly (Result=success); systemd-analyze security prints its score;
 #   9. make uninstall removes the unit and binaries and keeps the identity and the config.
 . "$MESHLAB_LIB"
@@ -108,20 +108,20 @@ wait_until 30 sh -c '[ "$(systemctl show meshnoded -p NRestarts --value)" -ge 1 
 wait_until 30 sh -c 'relayctl --json id > /dev/null 2>&1'
 [ "$(service_ctl --json id | json_text nodeID)" = "$before_id" ] || fail "node ID changed across the restart"
 
-# 7b. The watchdog, shortened to 4 s by a drop-in: keep-alives hold a healthy node up; a
+# 7b. The watchdog, shortened to 6 s by a drop-in: keep-alives hold a healthy node up; a
 #     frozen one (SIGSTOP) is killed by systemd and started again.
 timeouts() { journalctl -u meshnoded --no-pager | grep -c 'Watchdog timeout'; }
 mkdir -p /etc/systemd/system/meshnoded.service.d
-printf '[Service]\nWatchdogSec=4s\n' > /etc/systemd/system/meshnoded.service.d/watchdog-test.conf
+printf '[Service]\nWatchdogSec=6s\n' > /etc/systemd/system/meshnoded.service.d/watchdog-test.conf
 systemctl daemon-reload
 systemctl restart meshnoded || fail "restart with the short watchdog"
 seen=$(timeouts)
-sleep 12
-[ "$(timeouts)" = "$seen" ] && systemctl is-active -q meshnoded && stamp "12 s on a 4 s watchdog: kept alive" \
+sleep 15
+[ "$(timeouts)" = "$seen" ] && systemctl is-active -q meshnoded && stamp "15 s on a 6 s watchdog: kept alive" \
   || fail "a healthy node hit the watchdog"
 restarts=$(prop NRestarts)
 kill -STOP "$(prop MainPID)"
-wait_until 30 sh -c "[ \$(systemctl show meshnoded -p NRestarts --value) -gt $restarts ] && systemctl is-active -q meshnoded" \
+wait_until 40 sh -c "[ \$(systemctl show meshnoded -p NRestarts --value) -gt $restarts ] && systemctl is-active -q meshnoded" \
   && [ "$(timeouts)" -gt "$seen" ] && stamp "frozen node: watchdog timeout, restarted" || fail "a frozen node was not restarted by the watchdog"
 rm -r /etc/systemd/system/meshnoded.service.d
 systemctl daemon-reload
