@@ -86,12 +86,23 @@ final class DaemonProcess {
 
     func start() throws { try process.run() }
 
-    /// Sends SIGTERM and returns the exit status and how long the exit took.
-    func terminate() -> (status: Int32, seconds: Double) {
+    /// Sends SIGTERM and returns the exit status and how long the exit took. A node still
+    /// running after `timeout` is killed (status -1), so a hang fails the test instead of
+    /// stalling the suite.
+    func terminate(timeout: Double = 10) -> (status: Int32, seconds: Double) {
         let start = Date()
         kill(process.processIdentifier, SIGTERM)
+        guard waitForExit(timeout: timeout) else {
+            killHard()
+            return (-1, Date().timeIntervalSince(start))
+        }
         process.waitUntilExit()
         return (process.terminationStatus, Date().timeIntervalSince(start))
+    }
+
+    /// Waits up to `timeout` seconds for the process to exit; true when it did.
+    func waitForExit(timeout: Double) -> Bool {
+        eventually(timeout: timeout) { !process.isRunning }
     }
 
     func killHard() {

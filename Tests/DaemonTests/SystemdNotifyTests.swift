@@ -18,9 +18,32 @@ struct SystemdNotifyTests {
         #expect(ready.last?.contains("STATUS=") == true)
         let watchdog = listener.waitFor("WATCHDOG=1")
         #expect(watchdog.last?.contains("WATCHDOG=1") == true)
-        let stopped = node.terminate()
+        // Read while the node stops, as systemd does.
+        kill(node.process.processIdentifier, SIGTERM)
         let stopping = listener.waitFor("STOPPING=1", timeout: 3)
         #expect(stopping.contains { $0.contains("STOPPING=1") })
+        #expect(node.waitForExit(timeout: 3))
+        #expect(node.terminate().status == 0)
+    }
+
+    /// `sd_notify` blocks while the socket's queue is full. Sent from the engine's queue it
+    /// once froze a node for good: keep-alives filled the queue of a listener that had
+    /// stopped reading, and SIGTERM could no longer be handled.
+    @Test("A notify socket nobody reads neither stalls the node nor stops it from exiting")
+    func unreadNotifySocket() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let listener = try NotifyListener(path: folder.url.appendingPathComponent("notify.sock").path)
+        let node = try DaemonProcess(
+            name: "unheard", folder: folder.url, port: Ports.block(of: 1),
+            environment: ["NOTIFY_SOCKET": listener.path, "WATCHDOG_USEC": "40000"])
+        try node.start()
+        #expect(listener.waitFor("READY=1").last?.contains("READY=1") == true)
+        // Stop reading: keep-alives every 20 ms fill the socket's queue within a second.
+        usleep(1_500_000)
+        #expect(node.json(StatusReport.self, "status")?.state == "running", "the control socket still answers")
+        let stopped = node.terminate(timeout: 5)
         #expect(stopped.status == 0)
+        #expect(stopped.seconds < 2)
     }
 }

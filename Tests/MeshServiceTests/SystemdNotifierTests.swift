@@ -82,6 +82,21 @@ struct SystemdNotifierTests {
         #expect(systemd.receive(timeout: .zero) == nil)
     }
 
+    /// A socket nobody reads: the caller is never blocked, the backlog stays bounded, and
+    /// `flush` gives up at its timeout.
+    @Test func unreadSocketNeverBlocksTheCaller() throws {
+        let systemd = try FakeSystemd()
+        let notifier = SystemdNotifier()
+        // More than any kernel queue (max_dgram_qlen is 10 to 512) plus the notifier's backlog.
+        let accepted = (0..<2_000).filter { notifier.status("update \($0)") }.count
+        #expect(accepted + Int(notifier.droppedCount) == 2_000)
+        #expect(notifier.droppedCount > 0)
+        #expect(!notifier.flush(timeout: .milliseconds(200)))
+        // The first datagrams are there, in order.
+        #expect(systemd.receive() == "STATUS=update 0")
+        #expect(systemd.receive() == "STATUS=update 1")
+    }
+
     @Test func withoutSystemdEverythingIsANoOp() {
         unsetenv("NOTIFY_SOCKET")
         unsetenv("WATCHDOG_USEC")

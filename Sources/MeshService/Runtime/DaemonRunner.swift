@@ -59,6 +59,8 @@ public enum DaemonRunner {
                 notifier.stopWatchdog()
                 server.stop()
                 runtime.stop()
+                // STOPPING=1 goes out unless systemd's socket is stuck; never wait long for it.
+                _ = notifier.flush(timeout: .milliseconds(500))
                 exit(0)
             },
             onReload: {

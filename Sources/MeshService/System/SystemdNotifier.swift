@@ -6,11 +6,27 @@ import Synchronization
 
 /// Talks to systemd through `sd_notify`: readiness, status, watchdog keep-alives, stopping.
 ///
+/// `sd_notify` blocks while the notify socket's queue is full (a busy PID 1, or a test that
+/// stops reading). So callers only queue a datagram; it is sent in order on the notifier's
+/// own queue, and the engine and the stop path never wait on systemd. At most
+/// `maxQueued` datagrams wait, and at most one keep-alive among them.
+///
 /// Without `NOTIFY_SOCKET` (not started by systemd with Type=notify) every call is a no-op.
 public final class SystemdNotifier: Sendable {
-    private let watchdogTimer = Mutex<DispatchSourceTimer?>(nil)
+    /// The most datagrams waiting to be sent; more are dropped and counted.
+    public static let maxQueued = 16
 
-    /// Creates a notifier; `sd_notify` reads `NOTIFY_SOCKET` itself on each call.
+    private let watchdogTimer = Mutex<DispatchSourceTimer?>(nil)
+    private let sendQueue = DispatchQueue(label: "meshnoded.sd-notify")
+    private let backlog = Mutex(Backlog())
+
+    private struct Backlog {
+        var queued = 0
+        var keepAliveQueued = false
+        var dropped: UInt64 = 0
+    }
+
+    /// Creates a notifier; `sd_notify` reads `NOTIFY_SOCKET` itself on each send.
     public init() {}
 
     deinit { stopWatchdog() }
@@ -18,11 +34,44 @@ public final class SystemdNotifier: Sendable {
     /// True when systemd is listening (`NOTIFY_SOCKET` is set).
     public var isActive: Bool { getenv("NOTIFY_SOCKET") != nil }
 
-    /// Sends the messages in one datagram; false when systemd is absent or the send failed.
+    /// Datagrams dropped because `maxQueued` were already waiting.
+    public var droppedCount: UInt64 { backlog.withLock { $0.dropped } }
+
+    /// Queues the messages as one datagram; false when systemd is absent, the backlog is
+    /// full, or (for a keep-alive) one is already waiting.
     @discardableResult
     public func notify(_ messages: [NotifyMessage]) -> Bool {
-        guard !messages.isEmpty else { return false }
-        return sd_notify(0, NotifyMessage.payload(messages)) > 0
+        guard !messages.isEmpty, isActive else { return false }
+        let isKeepAlive = messages == [.watchdog]
+        let accepted = backlog.withLock { backlog -> Bool in
+            if isKeepAlive, backlog.keepAliveQueued { return false }
+            guard backlog.queued < Self.maxQueued else {
+                backlog.dropped += 1
+                return false
+            }
+            backlog.queued += 1
+            if isKeepAlive { backlog.keepAliveQueued = true }
+            return true
+        }
+        guard accepted else { return false }
+        let payload = NotifyMessage.payload(messages)
+        sendQueue.async { [self] in
+            _ = sd_notify(0, payload)
+            backlog.withLock { backlog in
+                backlog.queued -= 1
+                if isKeepAlive { backlog.keepAliveQueued = false }
+            }
+        }
+        return true
+    }
+
+    /// Waits until everything queued so far has been sent, or `timeout` passed; true when sent.
+    @discardableResult
+    public func flush(timeout: Duration) -> Bool {
+        let sent = DispatchSemaphore(value: 0)
+        sendQueue.async { sent.signal() }
+        let nanoseconds = Int(clamping: timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000)
+        return sent.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success
     }
 
     /// `READY=1` with a status line.
