@@ -22,7 +22,6 @@ struct LinkState {
     var keyedAt: Duration?
     /// The neighbour's identity, known once its key exchange verified.
     var peer: NodeID?
-    var peerProfile: Profile?
     var profileSent = false
     /// When this end last sent a handshake frame (key exchange or profile); paces retries.
     var handshakeSentAt: Duration

@@ -100,7 +100,6 @@ extension MeshEngine {
             if let previous = state.peer, previous != peer {
                 _ = peers.detach(link, now: now)
                 state.phase = .keyExchange
-                state.peerProfile = nil
                 state.profileSent = false
             }
             if state.session == nil || state.peer != peer {

@@ -43,7 +43,6 @@ extension MeshEngine {
         kindCounters[.profile].delivered += 1
         profiles[sender] = profile
         guard let role = links[link]?.info.role else { return }
-        links[link]?.peerProfile = profile
         if links[link]?.phase == .ready {
             // The neighbour sends its profile again only while it lacks ours: ours was lost.
             resendProfile(on: link, now: now)

@@ -4,15 +4,21 @@ import Testing
 
 @Suite("sd_notify on a NOTIFY_SOCKET the test listens on", .serialized)
 struct SystemdNotifyTests {
-    @Test("READY=1 at start, WATCHDOG=1 keep-alives, STOPPING=1 on SIGTERM")
-    func notifications() throws {
+    /// Starts a node whose NOTIFY_SOCKET is a listener of the test's, with the watchdog on.
+    private func startNode(name: String, watchdogMicroseconds: Int) throws -> (TemporaryFolder, NotifyListener, DaemonProcess) {
         let folder = try TemporaryFolder()
-        defer { folder.remove() }
         let listener = try NotifyListener(path: folder.url.appendingPathComponent("notify.sock").path)
         let node = try DaemonProcess(
-            name: "notified", folder: folder.url, port: Ports.block(of: 1),
-            environment: ["NOTIFY_SOCKET": listener.path, "WATCHDOG_USEC": "400000"])
+            name: name, folder: folder.url, port: Ports.block(of: 1),
+            environment: ["NOTIFY_SOCKET": listener.path, "WATCHDOG_USEC": String(watchdogMicroseconds)])
         try node.start()
+        return (folder, listener, node)
+    }
+
+    @Test("READY=1 at start, WATCHDOG=1 keep-alives, STOPPING=1 on SIGTERM")
+    func notifications() throws {
+        let (folder, listener, node) = try startNode(name: "notified", watchdogMicroseconds: 400_000)
+        defer { folder.remove() }
         let ready = listener.waitFor("READY=1")
         #expect(ready.last?.contains("READY=1") == true)
         #expect(ready.last?.contains("STATUS=") == true)
@@ -31,13 +37,8 @@ struct SystemdNotifyTests {
     /// stopped reading, and SIGTERM could no longer be handled.
     @Test("A notify socket nobody reads neither stalls the node nor stops it from exiting")
     func unreadNotifySocket() throws {
-        let folder = try TemporaryFolder()
+        let (folder, listener, node) = try startNode(name: "unheard", watchdogMicroseconds: 40_000)
         defer { folder.remove() }
-        let listener = try NotifyListener(path: folder.url.appendingPathComponent("notify.sock").path)
-        let node = try DaemonProcess(
-            name: "unheard", folder: folder.url, port: Ports.block(of: 1),
-            environment: ["NOTIFY_SOCKET": listener.path, "WATCHDOG_USEC": "40000"])
-        try node.start()
         #expect(listener.waitFor("READY=1").last?.contains("READY=1") == true)
         // Stop reading: keep-alives every 20 ms fill the socket's queue within a second.
         usleep(1_500_000)

@@ -56,7 +56,6 @@ public enum DaemonRunner {
             onStop: { signal in
                 logger.notice(.daemonStopping, "stopping on signal \(signal)")
                 _ = notifier.stopping(status: "stopping")
-                notifier.stopWatchdog()
                 server.stop()
                 runtime.stop()
                 // STOPPING=1 goes out unless systemd's socket is stuck; never wait long for it.

@@ -70,8 +70,7 @@ public final class SystemdNotifier: Sendable {
     public func flush(timeout: Duration) -> Bool {
         let sent = DispatchSemaphore(value: 0)
         sendQueue.async { sent.signal() }
-        let nanoseconds = Int(clamping: timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000)
-        return sent.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success
+        return sent.wait(timeout: .now() + .nanoseconds(Int(timeout / .nanoseconds(1)))) == .success
     }
 
     /// `READY=1` with a status line.
