@@ -41,6 +41,8 @@ public struct EngineConfiguration: Sendable {
     public var rekeyInterval: Duration
     /// The guard interval of the key exchange ("do not send again within").
     public var keyExchangeGuard: Duration
+    /// What is held for neighbours without a ready link, and for how long.
+    public var hold: HoldLimits
     /// Node IDs this node refuses as neighbours (empty: none).
     public var deniedNodes: Set<NodeID>
     /// When not empty, the only node IDs accepted as neighbours.
@@ -57,7 +59,7 @@ public struct EngineConfiguration: Sendable {
         seenLifetime: Duration = .seconds(600), knownNodeLifetime: Duration = .seconds(1800),
         maxKnownNodes: Int = 4096, padding: Bool = true, rekeyAfterMessages: UInt64 = 10_000,
         rekeyInterval: Duration = .seconds(3600), keyExchangeGuard: Duration = .seconds(2),
-        deniedNodes: Set<NodeID> = [], allowedNodes: Set<NodeID> = []
+        hold: HoldLimits = HoldLimits(), deniedNodes: Set<NodeID> = [], allowedNodes: Set<NodeID> = []
     ) {
         self.displayName = displayName
         self.icon = icon
@@ -77,6 +79,7 @@ public struct EngineConfiguration: Sendable {
         self.rekeyAfterMessages = rekeyAfterMessages
         self.rekeyInterval = rekeyInterval
         self.keyExchangeGuard = keyExchangeGuard
+        self.hold = hold
         self.deniedNodes = deniedNodes
         self.allowedNodes = allowedNodes
     }

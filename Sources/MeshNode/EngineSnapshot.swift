@@ -69,6 +69,12 @@ extension MeshEngine {
     /// Bytes held in reassembly buffers.
     public var bufferedFragmentBytes: Int { reassemblers.bufferedBytes }
 
+    /// Envelopes held for neighbours without a ready link.
+    public var heldMessageCount: Int { held.count }
+
+    /// Encoded bytes held for neighbours without a ready link.
+    public var heldBytes: Int { held.totalBytes }
+
     /// How many message IDs the seen cache holds.
     public var seenCacheSize: Int { router.seen.size }
 }

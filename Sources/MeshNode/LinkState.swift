@@ -26,6 +26,9 @@ struct LinkState {
     /// When this end last sent a handshake frame (key exchange or profile); paces retries.
     var handshakeSentAt: Duration
     var sender: FrameSender
+    /// Messages and join notices sent on this link lately, oldest first: sent again for the
+    /// neighbour if the link goes down within `HoldLimits.resendWindow` of sending them.
+    var recentSends: [(envelope: Envelope, sentAt: Duration)] = []
 
     init(info: LinkInfo, openedAt: Duration, handshake: LinkHandshake, sender: FrameSender) {
         self.info = info

@@ -18,10 +18,20 @@ extension MeshEngine {
     }
 
     func linkDown(_ link: LinkID, now: Duration) {
-        guard links.removeValue(forKey: link) != nil else { return }
+        guard let state = links.removeValue(forKey: link) else { return }
         linkCounters.linksDown += 1
         reassemblers.removeLink(link)
-        _ = peers.detach(link, now: now)
+        let recent = state.recentSends.filter { now - $0.sentAt < configuration.hold.resendWindow }.map(\.envelope)
+        switch peers.detach(link, now: now) {
+        case .stillLinked(let neighbour), .graceStarted(let neighbour):
+            // Frames sent just before the link went may have gone with it: receivers drop
+            // duplicates by message ID, so sending them again (or holding them) costs no user a copy.
+            var resent = 0
+            for envelope in recent where sendOrHold(envelope, to: neighbour, now: now) != .notSent { resent += 1 }
+            held.recordResent(resent)
+        case .unknownLink:
+            break
+        }
     }
 
     /// Starts (or restarts, for a re-key) the key exchange on a link.

@@ -18,10 +18,9 @@ extension MeshEngine {
         case .keyExchange:
             drop(envelope, reason: "sealed key exchange", on: link, counter: \.droppedMalformed)
         case .message, .joinNotice:
-            guard state.phase == .ready else {
-                drop(envelope, reason: "link not ready", on: link, counter: \.droppedUnverifiable)
-                return
-            }
+            // A keyed link already proves who the sender is. The neighbour may count the link
+            // ready before we do (its profile has not reached us yet): what it sends in that
+            // window is accepted, never lost.
             flood(envelope, from: sender, on: link, now: now)
         }
     }
@@ -58,6 +57,7 @@ extension MeshEngine {
         case .additionalLink:
             break
         }
+        releaseHeld(for: sender, now: now)
     }
 
     /// Applies the relay rules to a message or join notice, verifying before delivery.
@@ -76,7 +76,7 @@ extension MeshEngine {
             drop(envelope, reason: "\(error)", on: link, counter: \.droppedUnverifiable)
             return
         }
-        let decision = router.receive(envelope, from: sender, neighbours: readyNeighbours(), now: now)
+        let decision = router.receive(envelope, from: sender, neighbours: relayTargets(), now: now)
         switch decision {
         case .drop(let reason):
             dropByRule(envelope, reason: reason, from: sender, on: link, now: now)
@@ -98,7 +98,7 @@ extension MeshEngine {
         for scheduled in scheduler.due(now: now) {
             let plan = scheduled.plan
             var count = 0
-            for target in plan.targets where sendEnvelope(plan.envelope, to: target, now: now) { count += 1 }
+            for target in plan.targets where sendOrHold(plan.envelope, to: target, now: now) == .sent { count += 1 }
             kindCounters[plan.envelope.kind].relayed += UInt64(count)
             emit(.relayed(
                 plan.envelope.messageID, kind: plan.envelope.kind, hops: plan.envelope.hops, count: count,

@@ -13,15 +13,47 @@ public enum SendFailure: Error, Equatable, Sendable {
     case destinationIsSelf
     /// Sealing or signing failed.
     case crypto(String)
+    /// No neighbour is ready or in its departure grace: the message would go nowhere.
+    case noNeighbours
+}
+
+/// What became of a message this node originated.
+public struct OriginatedMessage: Equatable, Sendable {
+    /// The new message's ID.
+    public var messageID: MessageID
+    /// Neighbours it was sent to at once, on a ready link.
+    public var sentTo: Int
+    /// Neighbours in their departure grace it is held for (sent when a link is ready again).
+    public var heldFor: Int
+
+    /// Creates a record.
+    public init(messageID: MessageID, sentTo: Int, heldFor: Int) {
+        self.messageID = messageID
+        self.sentTo = sentTo
+        self.heldFor = heldFor
+    }
+}
+
+/// What happened to one envelope addressed to one neighbour.
+enum NeighbourDelivery: Equatable {
+    /// Sealed and handed to the transport on a ready link.
+    case sent
+    /// Held until a link to the neighbour is ready again.
+    case held
+    /// Neither (the link could not seal or split it, or the hold limits allow nothing).
+    case notSent
 }
 
 extension MeshEngine {
     /// Originates a chat message: broadcast when `destination` is nil, else a direct message
-    /// sealed end to end for it. Returns the message ID; the actions go out with it.
-    public func send(text: String, to destination: NodeID? = nil, now: Duration) throws(SendFailure) -> (MessageID, [EngineAction]) {
+    /// sealed end to end for it. Returns what became of it; the actions go out with it.
+    public func send(
+        text: String, to destination: NodeID? = nil, now: Duration
+    ) throws(SendFailure) -> (OriginatedMessage, [EngineAction]) {
         let textLength = text.utf8.count
         guard textLength <= ChatBody.maxTextLength else { throw .textTooLong(textLength) }
         guard destination != nodeID else { throw .destinationIsSelf }
+        guard !relayTargets().isEmpty else { throw .noNeighbours }
         let body = ChatBody(
             signingKey: identity.signingPublicKey.compressed, agreementKey: identity.agreementPublicKey.compressed,
             text: text)
@@ -44,8 +76,8 @@ extension MeshEngine {
         } catch {
             throw .crypto("\(error)")
         }
-        originate(envelope, now: now)
-        return (envelope.messageID, takeActions())
+        let outcome = originate(envelope, now: now)
+        return (outcome, takeActions())
     }
 
     /// The key-agreement key of a neighbour or known node.
@@ -54,12 +86,24 @@ extension MeshEngine {
         return bytes.flatMap { try? P256PublicKey(x963: $0) }
     }
 
-    /// Sends an envelope this node created to every ready neighbour.
-    func originate(_ envelope: Envelope, now: Duration) {
+    /// Sends an envelope this node created to every ready neighbour, and holds it for those
+    /// in their departure grace.
+    @discardableResult
+    func originate(_ envelope: Envelope, now: Duration) -> OriginatedMessage {
         router.recordOriginated(envelope.messageID, now: now)
-        for neighbour in readyNeighbours() where sendEnvelope(envelope, to: neighbour, now: now) {
-            kindCounters[envelope.kind].sent += 1
+        var outcome = OriginatedMessage(messageID: envelope.messageID, sentTo: 0, heldFor: 0)
+        for neighbour in relayTargets() {
+            switch sendOrHold(envelope, to: neighbour, now: now) {
+            case .sent:
+                kindCounters[envelope.kind].sent += 1
+                outcome.sentTo += 1
+            case .held:
+                outcome.heldFor += 1
+            case .notSent:
+                break
+            }
         }
+        return outcome
     }
 
     /// Neighbours whose profile is verified and that have a live keyed link.
@@ -67,11 +111,48 @@ extension MeshEngine {
         peers.linkedNeighbours.filter { profiles[$0] != nil }
     }
 
+    /// Neighbours that messages and join notices are addressed to: the ready ones and those in
+    /// their departure grace (their copies are held), sorted by ID.
+    func relayTargets() -> [NodeID] {
+        peers.neighbours.keys.filter { profiles[$0] != nil }.sorted()
+    }
+
+    /// Sends an envelope to a neighbour on its best link, or holds it while the neighbour has
+    /// no ready link (inside its departure grace).
+    func sendOrHold(_ envelope: Envelope, to neighbour: NodeID, now: Duration) -> NeighbourDelivery {
+        if peers.bestLink(to: neighbour) != nil {
+            return sendEnvelope(envelope, to: neighbour, now: now) ? .sent : .notSent
+        }
+        guard envelope.kind == .message || envelope.kind == .joinNotice else { return .notSent }
+        return held.hold(envelope, for: neighbour, now: now) ? .held : .notSent
+    }
+
+    /// Sends what was held for `neighbour` now that it has a ready link again.
+    func releaseHeld(for neighbour: NodeID, now: Duration) {
+        var sent = 0
+        for envelope in held.release(for: neighbour, now: now) where sendEnvelope(envelope, to: neighbour, now: now) {
+            sent += 1
+        }
+        held.recordSentLate(sent)
+    }
+
     /// Seals and sends an envelope to a neighbour on its best link; false when it has none.
     @discardableResult
     func sendEnvelope(_ envelope: Envelope, to neighbour: NodeID, now: Duration) -> Bool {
         guard let link = peers.bestLink(to: neighbour) else { return false }
-        return sendSealed(envelope, on: link, now: now)
+        guard sendSealed(envelope, on: link, now: now) else { return false }
+        if envelope.kind == .message || envelope.kind == .joinNotice { noteRecentSend(envelope, on: link, now: now) }
+        return true
+    }
+
+    /// Remembers a send for `HoldLimits.resendWindow`, within the per-neighbour count limit.
+    private func noteRecentSend(_ envelope: Envelope, on link: LinkID, now: Duration) {
+        let window = configuration.hold.resendWindow
+        let limit = configuration.hold.messagesPerNeighbour
+        guard window > .zero, limit > 0 else { return }
+        links[link]?.recentSends.removeAll { now - $0.sentAt >= window }
+        if let count = links[link]?.recentSends.count, count >= limit { links[link]?.recentSends.removeFirst() }
+        links[link]?.recentSends.append((envelope, now))
     }
 
     /// Seals an envelope with a link's key and sends its frames.

@@ -11,6 +11,7 @@ extension MeshEngine {
         closeSilentNeighbours(now: now)
         for node in peers.departures(now: now, grace: configuration.departureGrace) {
             profiles[node] = nil
+            held.discard(for: node)
             linkCounters.departures += 1
             emit(.neighbourDeparted(node))
         }
@@ -32,6 +33,7 @@ extension MeshEngine {
         }
         flushRelays(now: now)
         reassemblers.expire(now: now)
+        held.expire(now: now)
         knownNodes.expire(now: now)
         return takeActions()
     }

@@ -25,6 +25,7 @@ public final class MeshEngine {
     var links: [LinkID: LinkState] = [:]
     var reassemblers: LinkReassemblers<LinkID>
     var knownNodes: KnownNodes
+    var held: HoldQueue
     var profiles: [NodeID: Profile] = [:]
     var random: any RandomNumberGenerator & Sendable
     let fragmenterLimits: FragmenterLimits
@@ -58,8 +59,12 @@ public final class MeshEngine {
             seen: SeenCache(capacity: configuration.seenCapacity, lifetime: configuration.seenLifetime))
         self.scheduler = ImmediateRelayScheduler()
         self.reassemblers = LinkReassemblers(limits: fragmenterLimits)
+        self.held = HoldQueue(limits: configuration.hold)
         self.knownNodes = KnownNodes(capacity: configuration.maxKnownNodes, lifetime: configuration.knownNodeLifetime)
     }
+
+    /// Counters of envelopes held for neighbours without a ready link.
+    public var holdCounters: HoldCounters { held.counters }
 
     /// This node's ID.
     public var nodeID: NodeID { identity.nodeID }

@@ -39,6 +39,12 @@ extension Envelope {
         return writer.bytes
     }
 
+    /// The length of `encoded()`, computed without encoding.
+    public var encodedSize: Int {
+        4 + MessageID.byteCount + NodeID.byteCount + (destination == nil ? 0 : NodeID.byteCount) + 8 + 4
+            + payload.count + 1 + route.count * NodeID.byteCount + (signature?.count ?? 0)
+    }
+
     /// The bytes an origin signs: every field a relay may not change, hops and route excluded.
     public var signedBytes: [UInt8] {
         var writer = ByteWriter(capacity: 64 + payload.count)

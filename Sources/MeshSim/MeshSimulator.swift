@@ -120,10 +120,10 @@ public final class MeshSimulator {
     /// Originates a chat message now from node `index`.
     @discardableResult
     public func send(from index: Int, text: String, to destination: Int? = nil) throws -> MessageID {
-        let (id, actions) = try nodes[index].engine.send(
+        let (sent, actions) = try nodes[index].engine.send(
             text: text, to: destination.map { nodes[$0].nodeID }, now: now)
         perform(actions, node: index)
-        return id
+        return sent.messageID
     }
 
     /// Advances virtual time by `duration`, processing every event due.

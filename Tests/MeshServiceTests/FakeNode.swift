@@ -19,11 +19,11 @@ final class FakeNode: NodeControlling {
     var sent: [Sent] { state.withLock { $0.sent } }
     var watcherCount: Int { state.withLock { $0.watchers.count } }
 
-    func send(text: String, to destination: NodeID?) throws(ControlFailure) -> MessageID {
+    func send(text: String, to destination: NodeID?) throws(ControlFailure) -> OriginatedMessage {
         if let destination, destination != Self.peerID { throw .unknownNode(destination.hex) }
         if text.utf8.count > 100 { throw .tooLong(length: text.utf8.count, limit: 100) }
         state.withLock { $0.sent.append(Sent(text: text, to: destination)) }
-        return Self.messageID
+        return OriginatedMessage(messageID: Self.messageID, sentTo: 1, heldFor: 0)
     }
 
     func peers() -> PeersReport {

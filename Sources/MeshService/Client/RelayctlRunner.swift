@@ -49,7 +49,11 @@ public struct RelayctlRunner: Sendable {
         switch invocation.command {
         case .send(let text, let to):
             return try ask(client, ControlRequest(id: nil, command: "send", text: text, to: to), SendReport.self, json) {
-                $0.messageID + "\n"
+                if $0.heldFor > 0 {
+                    err("relayctl: sent to \($0.sentTo) neighbour(s) now; held for \($0.heldFor) whose link is down, "
+                        + "sent when it is back\n")
+                }
+                return $0.messageID + "\n"
             }
         case .peers: return try ask(client, ControlRequest(id: nil, command: "peers"), PeersReport.self, json, formatter.peers)
         case .stats: return try ask(client, ControlRequest(id: nil, command: "stats"), StatsReport.self, json, formatter.stats)

@@ -1,6 +1,6 @@
 extension ConfigSchema {
     /// `[relay]`, `[timers]`, `[seen]`, `[fragments]` and `[crypto]`.
-    static let engineOptions: [ConfigOption] = relayOptions + timerOptions + cacheOptions
+    static let engineOptions: [ConfigOption] = relayOptions + timerOptions + cacheOptions + holdOptions
 
     private static func ttl(
         _ key: String, _ what: String, _ range: ClosedRange<UInt8>, _ path: WritableKeyPath<RelaySettings, UInt8> & Sendable
@@ -50,6 +50,19 @@ extension ConfigSchema {
                  .milliseconds(100)...(.seconds(300)), \.timers.handshakeTimeout),
         duration("timers", "rekey_interval", "link key lifetime",
                  .seconds(60)...(.seconds(7 * 86_400)), \.timers.rekeyInterval),
+    ]
+
+    private static let holdOptions: [ConfigOption] = [
+        count("hold", "messages", "most messages held for one neighbour whose link is down (0: hold nothing)",
+              0...4096, \.hold.messages),
+        count("hold", "bytes", "most bytes held for one neighbour whose link is down",
+              0...4_194_304, \.hold.bytes),
+        count("hold", "total_bytes", "most bytes held for all neighbours together",
+              0...67_108_864, \.hold.totalBytes),
+        duration("hold", "max_age", "how long a held message may wait for its neighbour's link",
+                 .zero...(.seconds(600)), \.hold.maxAge),
+        duration("hold", "resend_window", "messages sent this shortly before a link went down are sent again",
+                 .zero...(.seconds(60)), \.hold.resendWindow),
     ]
 
     private static let cacheOptions: [ConfigOption] = [

@@ -20,6 +20,8 @@ public struct DaemonConfig: Equatable, Sendable {
     public var fragments = FragmentSettings()
     /// `[crypto]`: link sealing options.
     public var crypto = CryptoSettings()
+    /// `[hold]`: what is held for neighbours whose link is down.
+    public var hold = HoldSettings()
 
     /// Creates the default configuration.
     public init() {}

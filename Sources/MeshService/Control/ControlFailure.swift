@@ -10,6 +10,8 @@ public enum ControlErrorCode: String, Codable, Sendable, CaseIterable {
     case tooLong = "too_long"
     /// The node cannot do this yet (still starting or stopping).
     case notReady = "not_ready"
+    /// `send` found no neighbour, ready or in its grace: nothing was sent or held.
+    case noNeighbours = "no_neighbours"
     /// A request line exceeded the size limit; the connection is closed.
     case requestTooLarge = "request_too_large"
     /// A request line was not finished in time; the connection is closed.
@@ -30,6 +32,8 @@ public enum ControlFailure: Error, Equatable, Sendable, CustomStringConvertible 
     case tooLong(length: Int, limit: Int)
     /// The node is not ready; the text says why.
     case notReady(String)
+    /// No neighbour to send to or hold for: the message was not sent.
+    case noNeighbours
     /// The node failed unexpectedly; the text says where.
     case internalError(String)
 
@@ -40,6 +44,7 @@ public enum ControlFailure: Error, Equatable, Sendable, CustomStringConvertible 
         case .unknownNode: .unknownNode
         case .tooLong: .tooLong
         case .notReady: .notReady
+        case .noNeighbours: .noNeighbours
         case .internalError: .internalError
         }
     }
@@ -51,6 +56,7 @@ public enum ControlFailure: Error, Equatable, Sendable, CustomStringConvertible 
         case .unknownNode(let node): "unknown node \(node)"
         case .tooLong(let length, let limit): "text of \(length) bytes is longer than \(limit)"
         case .notReady(let detail): "node not ready: \(detail)"
+        case .noNeighbours: "no neighbour to send to (none ready, none in its departure grace): nothing was sent"
         case .internalError(let detail): "internal error: \(detail)"
         }
     }

@@ -65,9 +65,17 @@ public struct IdentityReport: Codable, Equatable, Sendable {
 public struct SendReport: Codable, Equatable, Sendable {
     /// The new message's ID, 32 hex digits.
     public var messageID: String
+    /// Neighbours it went to at once, on a ready link.
+    public var sentTo: Int
+    /// Neighbours in their departure grace it is held for, sent when one of their links is ready.
+    public var heldFor: Int
 
     /// Creates a send report.
-    public init(messageID: MessageID) { self.messageID = messageID.hex }
+    public init(messageID: MessageID, sentTo: Int, heldFor: Int) {
+        self.messageID = messageID.hex
+        self.sentTo = sentTo
+        self.heldFor = heldFor
+    }
 }
 
 /// The `watch` result, sent once before the events.

@@ -57,8 +57,8 @@ struct ControlRequestHandler: Sendable {
             destination = node
         }
         do throws(ControlFailure) {
-            let messageID = try node.send(text: text, to: destination)
-            return success(request.id, SendReport(messageID: messageID))
+            let sent = try node.send(text: text, to: destination)
+            return success(request.id, SendReport(messageID: sent.messageID, sentTo: sent.sentTo, heldFor: sent.heldFor))
         } catch {
             return failure(request.id, error.code, error.description)
         }

@@ -1,3 +1,4 @@
+import MeshNode
 import MeshProtocol
 
 /// What the control server needs from the node; the daemon implements it over the engine.
@@ -5,8 +6,9 @@ import MeshProtocol
 /// Every method may be called from the control server's queue at any time, so the
 /// implementation must be thread-safe; none may block for long.
 public protocol NodeControlling: Sendable {
-    /// Sends a chat message, broadcast when `destination` is nil; returns its message ID.
-    func send(text: String, to destination: NodeID?) throws(ControlFailure) -> MessageID
+    /// Sends a chat message, broadcast when `destination` is nil; returns its message ID and
+    /// how many neighbours it went to at once or is held for.
+    func send(text: String, to destination: NodeID?) throws(ControlFailure) -> OriginatedMessage
     /// Neighbours and known remote nodes.
     func peers() -> PeersReport
     /// Uptime, memory and counters.

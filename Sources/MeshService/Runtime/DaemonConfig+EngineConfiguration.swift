@@ -16,7 +16,8 @@ extension DaemonConfig {
             displayName: node.name, icon: node.icon, role: .relay, hopLimits: HopLimits(limits: limits),
             heartbeatInterval: timers.heartbeatInterval, departureGrace: timers.departureGrace,
             handshakeTimeout: timers.handshakeTimeout, seenCapacity: seen.capacity, seenLifetime: seen.expiry,
-            padding: crypto.padding, rekeyInterval: timers.rekeyInterval, deniedNodes: nodeDeny, allowedNodes: nodeAllow)
+            padding: crypto.padding, rekeyInterval: timers.rekeyInterval, hold: hold.limits, deniedNodes: nodeDeny,
+            allowedNodes: nodeAllow)
     }
 
     /// The fragmenter limits these settings describe.

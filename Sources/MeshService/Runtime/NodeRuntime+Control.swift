@@ -4,19 +4,21 @@ import MeshProtocol
 
 extension NodeRuntime: NodeControlling {
     /// Originates a chat message on the engine queue.
-    public func send(text: String, to destination: NodeID?) throws(ControlFailure) -> MessageID {
-        var result: Result<MessageID, SendFailure> = .failure(.destinationIsSelf)
+    public func send(text: String, to destination: NodeID?) throws(ControlFailure) -> OriginatedMessage {
+        var result: Result<OriginatedMessage, SendFailure> = .failure(.destinationIsSelf)
         queue.sync {
-            result = Result { () throws(SendFailure) -> MessageID in
-                let (id, actions) = try engine.send(text: text, to: destination, now: now)
-                logger.info(.messageOriginated, destination == nil ? "broadcast sent" : "direct message sent",
-                            LogFields(peer: destination, kind: .message, hops: 0, messageID: id))
+            result = Result { () throws(SendFailure) -> OriginatedMessage in
+                let (sent, actions) = try engine.send(text: text, to: destination, now: now)
+                let what = destination == nil ? "broadcast" : "direct message"
+                logger.info(.messageOriginated, "\(what) sent to \(sent.sentTo) neighbour(s), held for \(sent.heldFor)",
+                            LogFields(peer: destination, kind: .message, hops: 0, messageID: sent.messageID))
                 perform(actions)
-                return id
+                return sent
             }
         }
         switch result {
-        case .success(let id): return id
+        case .success(let sent): return sent
+        case .failure(.noNeighbours): throw .noNeighbours
         case .failure(.textTooLong(let length)): throw .tooLong(length: length, limit: ChatBody.maxTextLength)
         case .failure(.unknownDestination(let node)): throw .unknownNode(node.hex)
         case .failure(.destinationIsSelf): throw .badRequest("the destination is this node")
@@ -48,12 +50,15 @@ extension NodeRuntime: NodeControlling {
             var counters: [String: [String: UInt64]] = [:]
             for kind in MessageKind.allCases { counters[kind.description] = CounterDictionary.make(from: engine.kindCounters[kind]) }
             counters["links"] = CounterDictionary.make(from: engine.linkCounters)
+            counters["hold"] = CounterDictionary.make(from: engine.holdCounters)
             counters["fragments"] = CounterDictionary.make(from: engine.fragmenterCounters)
             counters["engine"] = [
                 "seen_cache_ids": UInt64(engine.seenCacheSize),
                 "buffered_fragment_bytes": UInt64(engine.bufferedFragmentBytes),
                 "neighbours": UInt64(engine.neighbourSnapshots().count),
                 "known_nodes": UInt64(engine.remoteNodeSnapshots().count),
+                "held_messages": UInt64(engine.heldMessageCount),
+                "held_bytes": UInt64(engine.heldBytes),
             ]
             counters["control"] = controlCounters()
             counters["transport"] = transportCounters()

@@ -1,0 +1,53 @@
+/// How much the node holds for neighbours whose links are down (docs/PROTOCOL.md Part E,
+/// "Holding for a neighbour in its grace").
+///
+/// A message or join notice addressed to a neighbour that has no ready link (it is inside its
+/// departure grace, or its link is still keying) waits here until one of its links is ready
+/// again. Every bound is per neighbour except `totalBytes`, which caps all queues together so
+/// that identities minted by the thousand cannot make the node hold without limit.
+public struct HoldLimits: Equatable, Sendable {
+    /// The most envelopes held for one neighbour; the oldest is evicted past it (0: hold nothing).
+    public var messagesPerNeighbour: Int
+    /// The most encoded envelope bytes held for one neighbour; the oldest is evicted past it.
+    public var bytesPerNeighbour: Int
+    /// The most encoded envelope bytes held for all neighbours together.
+    public var totalBytes: Int
+    /// How long an envelope may wait; older ones expire instead of going out late.
+    public var maxAge: Duration
+    /// Envelopes sent on a link within this long before it went down are sent again (or held)
+    /// for its neighbour: their frames may have been lost with the link. Zero turns this off.
+    public var resendWindow: Duration
+
+    /// Creates limits; the defaults are the documented ones.
+    public init(
+        messagesPerNeighbour: Int = 64, bytesPerNeighbour: Int = 65_536, totalBytes: Int = 1_048_576,
+        maxAge: Duration = .seconds(30), resendWindow: Duration = .seconds(2)
+    ) {
+        self.messagesPerNeighbour = messagesPerNeighbour
+        self.bytesPerNeighbour = bytesPerNeighbour
+        self.totalBytes = totalBytes
+        self.maxAge = maxAge
+        self.resendWindow = resendWindow
+    }
+
+    /// Holds nothing and resends nothing: what the node did before holding existed.
+    public static let disabled = HoldLimits(
+        messagesPerNeighbour: 0, bytesPerNeighbour: 0, totalBytes: 0, maxAge: .zero, resendWindow: .zero)
+}
+
+/// Counters of envelopes held for neighbours without a ready link.
+public struct HoldCounters: Equatable, Sendable {
+    /// Envelopes put on hold for a neighbour.
+    public var held: UInt64 = 0
+    /// Held envelopes sent when a link to their neighbour was ready again.
+    public var sentLate: UInt64 = 0
+    /// Held envelopes dropped for age, or because their neighbour departed.
+    public var expired: UInt64 = 0
+    /// Held envelopes pushed out by a newer one when a count or byte limit was reached.
+    public var evicted: UInt64 = 0
+    /// Envelopes sent on a link shortly before it went down, sent or held again for their neighbour.
+    public var resent: UInt64 = 0
+
+    /// Creates zeroed counters.
+    public init() {}
+}
