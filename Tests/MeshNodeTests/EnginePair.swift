@@ -15,11 +15,16 @@ final class EnginePair {
     private var inFlight: [(toB: Bool, frame: [UInt8])] = []
     private var framesSent: [Bool: Int] = [:]
     private let lost: (toB: Bool, index: Int)?
+    private let dropping: (_ toB: Bool, _ frame: [UInt8]) -> Bool
 
     /// Links the two engines; `losing` names one frame (direction and sequence number from
-    /// link-up) that never arrives.
-    init(configuration: EngineConfiguration = EngineConfiguration(), losing lost: (toB: Bool, index: Int)? = nil) throws {
+    /// link-up) that never arrives, and every frame `dropping` picks never arrives either.
+    init(
+        configuration: EngineConfiguration = EngineConfiguration(), losing lost: (toB: Bool, index: Int)? = nil,
+        dropping: @escaping (_ toB: Bool, _ frame: [UInt8]) -> Bool = { _, _ in false }
+    ) throws {
         self.lost = lost
+        self.dropping = dropping
         a = MeshEngine(identity: try NodeIdentity.generate(), configuration: configuration, random: SplitMix64(seed: 1))
         b = MeshEngine(identity: try NodeIdentity.generate(), configuration: configuration, random: SplitMix64(seed: 2))
         let fromA = a.handle(.linkUp(LinkInfo(id: LinkID(1), role: .central, remoteAddress: "b", mtu: 100)), now: now)
@@ -36,6 +41,7 @@ final class EnginePair {
                 let index = framesSent[toB, default: 0]
                 framesSent[toB] = index + 1
                 if let lost, lost == (toB, index) { continue }
+                if dropping(toB, frame) { continue }
                 for copy in toB ? tamper(frame) : [frame] { inFlight.append((toB, copy)) }
             case .event(.delivered(let message)):
                 delivered.append(message)
