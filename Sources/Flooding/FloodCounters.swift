@@ -10,6 +10,8 @@ public struct KindCounters: Equatable, Sendable, Codable {
     public var relayed: UInt64 = 0
     /// Copies this node originated and sent.
     public var sent: UInt64 = 0
+    /// Copies of an accepted message that came by a shorter path, relayed again, not delivered.
+    public var shorterPath: UInt64 = 0
     /// Dropped because the ID was already seen.
     public var droppedSeen: UInt64 = 0
     /// Dropped because the hop limit was spent.

@@ -11,12 +11,18 @@ public struct FloodRouter: Sendable {
     public var hopLimits: HopLimits
     /// Message IDs already accepted or originated.
     public private(set) var seen: SeenCache
+    /// The fewest hops recent messages arrived with, to relay a copy that comes by a shorter path.
+    public private(set) var shorterPaths: ShorterPathMemory
 
     /// Creates a router.
-    public init(localNode: NodeID, hopLimits: HopLimits = .relayChatDefaults, seen: SeenCache = SeenCache()) {
+    public init(
+        localNode: NodeID, hopLimits: HopLimits = .relayChatDefaults, seen: SeenCache = SeenCache(),
+        shorterPaths: ShorterPathMemory = ShorterPathMemory()
+    ) {
         self.localNode = localNode
         self.hopLimits = hopLimits
         self.seen = seen
+        self.shorterPaths = shorterPaths
     }
 
     /// Records a message this node originates, so an echo of it is dropped as seen.
@@ -25,9 +31,14 @@ public struct FloodRouter: Sendable {
     }
 
     /// The cheap checks alone (seen, looped, hop limit), changing nothing: callers run it
-    /// before expensive signature checks so duplicates cost no public-key work.
+    /// before expensive signature checks so duplicates cost no public-key work. A seen ID
+    /// passes only when this copy came by a shorter path than every copy accepted before.
     public func precheck(_ envelope: Envelope, now: Duration) -> DropReason? {
-        if seen.contains(envelope.messageID, now: now) { return .seen }
+        if seen.contains(envelope.messageID, now: now),
+            !shorterPaths.isShorter(envelope.messageID, hops: envelope.hops, now: now)
+        {
+            return .seen
+        }
         if envelope.origin == localNode || envelope.route.contains(localNode) { return .looped }
         guard hopLimits.accepts(envelope.kind, hops: envelope.hops) else { return .ttlSpent }
         return nil
@@ -37,23 +48,33 @@ public struct FloodRouter: Sendable {
     ///
     /// Order: seen → looped → hop limit. An accepted envelope's ID enters the seen cache;
     /// a dropped one does not, so a copy that arrives later by a shorter path still counts.
+    /// A seen ID whose new copy came by a shorter path than the first is relayed again
+    /// (`.shorterPath`) but never delivered twice.
     public mutating func receive(
         _ envelope: Envelope, from sender: NodeID, neighbours: some Collection<NodeID>, now: Duration
     ) -> RelayDecision {
         if let reason = precheck(envelope, now: now) { return .drop(reason) }
-        seen.insert(envelope.messageID, now: now)
-
+        let firstCopy = seen.insert(envelope.messageID, now: now)
+        shorterPaths.record(envelope.messageID, hops: envelope.hops, now: now)
+        let plan = relayPlan(for: envelope, from: sender, neighbours: neighbours)
+        guard firstCopy else { return .shorterPath(relay: plan) }
         let deliver = envelope.destination == nil || envelope.destination == localNode
+        return .accept(deliver: deliver, relay: plan)
+    }
+
+    /// The relay an accepted envelope asks for, if any: hops + 1, our ID on the route, every
+    /// neighbour but the sender, the route and the origin.
+    private func relayPlan(for envelope: Envelope, from sender: NodeID, neighbours: some Collection<NodeID>) -> RelayPlan? {
         guard envelope.destination != localNode,
             hopLimits.allowsRelay(envelope.kind, receivedHops: envelope.hops),
             envelope.route.count < Envelope.maxRouteLength
-        else { return .accept(deliver: deliver, relay: nil) }
+        else { return nil }
 
         var relayed = envelope
         relayed.hops += 1
         relayed.route.append(localNode)
         let excluded = Set(envelope.route).union([sender, envelope.origin])
         let targets = neighbours.filter { !excluded.contains($0) }.sorted()
-        return .accept(deliver: deliver, relay: targets.isEmpty ? nil : RelayPlan(envelope: relayed, targets: targets))
+        return targets.isEmpty ? nil : RelayPlan(envelope: relayed, targets: targets)
     }
 }

@@ -9,7 +9,7 @@ import MeshProtocol
 /// ring 65,536 slots of 40 bytes; meshbench measured 6.7 MiB of resident growth.
 public struct SeenCache: Sendable {
     /// A message ID folded into two machine words, so entries need no heap storage.
-    struct Key: Hashable, Sendable {
+    struct Key: Hashable, Sendable {  // also keys ShorterPathMemory
         var high: UInt64
         var low: UInt64
 

@@ -43,6 +43,9 @@ public struct EngineConfiguration: Sendable {
     public var keyExchangeGuard: Duration
     /// What is held for neighbours without a ready link, and for how long.
     public var hold: HoldLimits
+    /// Recent message IDs remembered with their fewest hops, so a copy that comes later by a
+    /// shorter path is relayed again (0: never).
+    public var shorterPathCapacity: Int
     /// Node IDs this node refuses as neighbours (empty: none).
     public var deniedNodes: Set<NodeID>
     /// When not empty, the only node IDs accepted as neighbours.
@@ -59,7 +62,7 @@ public struct EngineConfiguration: Sendable {
         seenLifetime: Duration = .seconds(600), knownNodeLifetime: Duration = .seconds(1800),
         maxKnownNodes: Int = 4096, padding: Bool = true, rekeyAfterMessages: UInt64 = 10_000,
         rekeyInterval: Duration = .seconds(3600), keyExchangeGuard: Duration = .seconds(2),
-        hold: HoldLimits = HoldLimits(), deniedNodes: Set<NodeID> = [], allowedNodes: Set<NodeID> = []
+        hold: HoldLimits = HoldLimits(), shorterPathCapacity: Int = 4096, deniedNodes: Set<NodeID> = [], allowedNodes: Set<NodeID> = []
     ) {
         self.displayName = displayName
         self.icon = icon
@@ -80,6 +83,7 @@ public struct EngineConfiguration: Sendable {
         self.rekeyInterval = rekeyInterval
         self.keyExchangeGuard = keyExchangeGuard
         self.hold = hold
+        self.shorterPathCapacity = shorterPathCapacity
         self.deniedNodes = deniedNodes
         self.allowedNodes = allowedNodes
     }

@@ -84,6 +84,10 @@ extension MeshEngine {
             if deliver { self.deliver(envelope, verified: verified, on: link, now: now) }
             if let relay { scheduler.schedule(relay, now: now) }
             flushRelays(now: now)
+        case .shorterPath(let relay):
+            kindCounters[envelope.kind].shorterPath += 1
+            if let relay { scheduler.schedule(relay, now: now) }
+            flushRelays(now: now)
         }
     }
 

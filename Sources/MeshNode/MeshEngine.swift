@@ -56,7 +56,8 @@ public final class MeshEngine {
         self.random = random
         self.router = FloodRouter(
             localNode: identity.nodeID, hopLimits: configuration.hopLimits,
-            seen: SeenCache(capacity: configuration.seenCapacity, lifetime: configuration.seenLifetime))
+            seen: SeenCache(capacity: configuration.seenCapacity, lifetime: configuration.seenLifetime),
+            shorterPaths: ShorterPathMemory(capacity: configuration.shorterPathCapacity))
         self.scheduler = ImmediateRelayScheduler()
         self.reassemblers = LinkReassemblers(limits: fragmenterLimits)
         self.held = HoldQueue(limits: configuration.hold)

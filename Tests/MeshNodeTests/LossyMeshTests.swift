@@ -15,23 +15,6 @@ private func randomMesh(nodes: Int, chords: Int, seed: UInt64) -> [(Int, Int)] {
     return edges.map { ($0[0], $0[1]) }.sorted { ($0.0, $0.1) < ($1.0, $1.1) }
 }
 
-/// Nodes within `hops` of `origin`.
-private func reachable(from origin: Int, hops: Int, edges: [(Int, Int)]) -> Set<Int> {
-    var frontier: Set<Int> = [origin]
-    var seen: Set<Int> = [origin]
-    for _ in 0..<hops {
-        var next: Set<Int> = []
-        for (a, b) in edges {
-            if frontier.contains(a), !seen.contains(b) { next.insert(b) }
-            if frontier.contains(b), !seen.contains(a) { next.insert(a) }
-        }
-        seen.formUnion(next)
-        frontier = next
-    }
-    seen.remove(origin)
-    return seen
-}
-
 /// Runs the lossy mesh and returns (delivered, expected, frames lost).
 private func runLossyMesh(seed: UInt64) throws -> (Int, Int, Int) {
     let edges = randomMesh(nodes: 20, chords: 14, seed: seed)

@@ -37,3 +37,57 @@ extension MeshSimulator {
     /// Key exchange messages node `index` has sent so far.
     func keyExchangesSent(_ index: Int) -> UInt64 { nodes[index].engine.kindCounters[.keyExchange].sent }
 }
+
+/// People spread over a floor, linking to those within radio range (at most `maxDegree` links each).
+struct Floor {
+    let edges: [(Int, Int)]
+    let count: Int
+
+    init(people count: Int, side: Double, range: Double, maxDegree: Int, seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        let spots = (0..<count).map { _ in
+            (Double(random.next() % 10_000) / 10_000 * side, Double(random.next() % 10_000) / 10_000 * side)
+        }
+        var degree = [Int](repeating: 0, count: count)
+        var edges: [(Int, Int)] = []
+        for a in 0..<count {
+            for b in (a + 1)..<count {
+                let dx = spots[a].0 - spots[b].0
+                let dy = spots[a].1 - spots[b].1
+                guard dx * dx + dy * dy < range * range, degree[a] < maxDegree, degree[b] < maxDegree else { continue }
+                edges.append((a, b))
+                degree[a] += 1
+                degree[b] += 1
+            }
+        }
+        self.edges = edges
+        self.count = count
+    }
+
+    func neighbours(of node: Int) -> Set<Int> {
+        Set(edges.compactMap { $0.0 == node ? $0.1 : $0.1 == node ? $0.0 : nil })
+    }
+
+    /// Nodes exactly two hops from `node`.
+    func twoHops(from node: Int) -> Set<Int> {
+        let near = neighbours(of: node)
+        return near.reduce(into: Set<Int>()) { $0.formUnion(neighbours(of: $1)) }.subtracting(near).subtracting([node])
+    }
+}
+
+/// Nodes within `hops` of `origin`.
+func reachable(from origin: Int, hops: Int, edges: [(Int, Int)]) -> Set<Int> {
+    var frontier: Set<Int> = [origin]
+    var seen: Set<Int> = [origin]
+    for _ in 0..<hops {
+        var next: Set<Int> = []
+        for (a, b) in edges {
+            if frontier.contains(a), !seen.contains(b) { next.insert(b) }
+            if frontier.contains(b), !seen.contains(a) { next.insert(a) }
+        }
+        seen.formUnion(next)
+        frontier = next
+    }
+    seen.remove(origin)
+    return seen
+}
