@@ -108,19 +108,21 @@ extension MeshEngine {
         do {
             let (reply, keys) = try state.handshake.receive(message, now: now, timestamp: timestamp(at: now))
             if let previous = state.peer, previous != peer {
+                // Another identity on the same link: start over, as on a new link.
                 _ = peers.detach(link, now: now)
-                state.phase = .keyExchange
-                state.profileSent = false
+                state.keyed = nil
             }
-            if state.session == nil || state.peer != peer {
-                state.session = LinkSession(keys: keys, padding: configuration.padding ? .buckets : .minimal)
+            let firstKeys: Bool
+            if var keyed = state.keyed {
+                keyed.session.rekey(with: keys)
+                keyed.keyedAt = now
+                state.keyed = keyed
+                firstKeys = false
             } else {
-                state.session?.rekey(with: keys)
+                let session = LinkSession(keys: keys, padding: configuration.padding ? .buckets : .minimal)
+                state.stage = .awaitingProfile(KeyedLink(session: session, peer: peer, keyedAt: now))
+                firstKeys = true
             }
-            state.keyedAt = now
-            state.peer = peer
-            let firstKeys = state.phase == .keyExchange
-            if firstKeys { state.phase = .awaitingProfile }
             links[link] = state
             kindCounters[.keyExchange].delivered += 1
             linkCounters.keyExchanges += 1
@@ -135,7 +137,7 @@ extension MeshEngine {
     }
 
     private func receiveSealed(_ packet: [UInt8], kind: MessageKind, on link: LinkID, now: Duration) {
-        guard var state = links[link], state.session != nil else {
+        guard var state = links[link], var keyed = state.keyed else {
             linkCounters.unkeyedFrames += 1
             emit(.dropped(nil, kind: kind, reason: "no link key yet", link: link))
             // The neighbour has keys and we do not: our half of the exchange was lost.
@@ -145,13 +147,15 @@ extension MeshEngine {
         }
         let opened: (messageID: MessageID, plaintext: [UInt8])
         do {
-            opened = try state.session!.open(kind: kind, packet: packet)
+            opened = try keyed.session.open(kind: kind, packet: packet)
         } catch {
             if case .replay = error { linkCounters.replays += 1 } else { linkCounters.sealFailures += 1 }
+            state.keyed = keyed
             links[link] = state
             emit(.dropped(nil, kind: kind, reason: "link seal: \(error)", link: link))
             return
         }
+        state.keyed = keyed
         links[link] = state
         let envelope: Envelope
         do {
@@ -165,7 +169,7 @@ extension MeshEngine {
             return
         }
         kindCounters[kind].received += 1
-        if let peer = state.peer { peers.heard(peer, now: now) }
+        peers.heard(keyed.peer, now: now)
         receiveEnvelope(envelope, on: link, now: now)
     }
 }

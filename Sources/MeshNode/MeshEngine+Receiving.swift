@@ -41,14 +41,18 @@ extension MeshEngine {
         }
         kindCounters[.profile].delivered += 1
         profiles[sender] = profile
-        guard let role = links[link]?.info.role else { return }
-        if links[link]?.phase == .ready {
+        guard let state = links[link] else { return }
+        switch state.stage {
+        case .keying:
+            return
+        case .ready:
             // The neighbour sends its profile again only while it lacks ours: ours was lost.
             resendProfile(on: link, now: now)
             return
+        case .awaitingProfile(let keyed):
+            links[link]?.stage = .ready(keyed)
         }
-        links[link]?.phase = .ready
-        switch peers.attach(link, role: role, to: sender, now: now) {
+        switch peers.attach(link, role: state.info.role, to: sender, now: now) {
         case .newNeighbour:
             emit(.neighbourJoined(profile))
             joinNoticePending = true

@@ -158,15 +158,16 @@ extension MeshEngine {
     /// Seals an envelope with a link's key and sends its frames.
     @discardableResult
     func sendSealed(_ envelope: Envelope, on link: LinkID, now: Duration) -> Bool {
-        guard var state = links[link], state.session != nil else { return false }
+        guard var state = links[link], var keyed = state.keyed else { return false }
         let packet: [UInt8]
         do {
-            packet = try state.session!.seal(kind: envelope.kind, messageID: envelope.messageID, plaintext: envelope.encoded())
+            packet = try keyed.session.seal(kind: envelope.kind, messageID: envelope.messageID, plaintext: envelope.encoded())
         } catch {
             linkCounters.sealFailures += 1
             return false
         }
-        let rekey = state.handshake.needsRekey(messagesSent: state.session!.messagesSent, now: now)
+        let rekey = state.handshake.needsRekey(messagesSent: keyed.session.messagesSent, now: now)
+        state.keyed = keyed
         links[link] = state
         let sent = sendFrames(of: packet, kind: envelope.kind, on: link, now: now)
         if rekey {
@@ -195,13 +196,13 @@ extension MeshEngine {
 
     /// Sends our signed profile on a newly keyed link.
     func sendProfile(on link: LinkID, now: Duration) {
-        guard links[link]?.profileSent == false else { return }
+        guard links[link]?.keyed?.profileSent == false else { return }
         var envelope = Envelope(
             kind: .profile, messageID: newMessageID(), origin: nodeID, route: [nodeID], timestamp: timestamp(at: now),
             payload: profile.encoded())
         guard (try? EnvelopeSigner.sign(&envelope, with: identity)) != nil else { return }
         if sendSealed(envelope, on: link, now: now) {
-            links[link]?.profileSent = true
+            links[link]?.keyed?.profileSent = true
             links[link]?.handshakeSentAt = now
             kindCounters[.profile].sent += 1
         }
@@ -209,10 +210,10 @@ extension MeshEngine {
 
     /// Sends our profile again on `link`, at most once per key exchange guard interval.
     func resendProfile(on link: LinkID, now: Duration) {
-        guard let state = links[link], state.session != nil,
+        guard let state = links[link], state.keyed != nil,
             now - state.handshakeSentAt >= configuration.keyExchangeGuard
         else { return }
-        links[link]?.profileSent = false
+        links[link]?.keyed?.profileSent = false
         sendProfile(on: link, now: now)
     }
 

@@ -88,8 +88,8 @@ extension MeshEngine {
 
     private func rekeyAgedLinks(now: Duration) {
         let aged = links.values.filter { state in
-            guard let session = state.session else { return false }
-            return state.handshake.needsRekey(messagesSent: session.messagesSent, now: now)
+            guard let keyed = state.keyed else { return false }
+            return state.handshake.needsRekey(messagesSent: keyed.session.messagesSent, now: now)
         }.map(\.info.id).sorted()
         for link in aged {
             linkCounters.rekeys += 1
