@@ -36,7 +36,7 @@ public enum EngineEvent: Equatable, Sendable {
     /// A message was relayed to `count` neighbours.
     case relayed(MessageID, kind: MessageKind, hops: UInt8, count: Int, opaque: Bool)
     /// A received envelope was dropped.
-    case dropped(MessageID?, kind: MessageKind?, reason: String, link: LinkID)
+    case dropped(MessageID?, kind: MessageKind?, cause: DropCause, link: LinkID)
     /// A link was refused by the allow or deny list.
     case refused(LinkID, peer: NodeID)
 }

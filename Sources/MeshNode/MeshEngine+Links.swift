@@ -66,12 +66,12 @@ extension MeshEngine {
         do {
             result = try reassemblers.receive(frame, on: link, now: now)
         } catch {
-            emit(.dropped(nil, kind: frame.first.flatMap(MessageKind.init(rawValue:)), reason: "fragment: \(error)", link: link))
+            emit(.dropped(nil, kind: frame.first.flatMap(MessageKind.init(rawValue:)), cause: .fragment("\(error)"), link: link))
             return
         }
         guard case .complete(let kindByte, _, let message) = result else { return }
         guard let kind = MessageKind(rawValue: kindByte) else {
-            emit(.dropped(nil, kind: nil, reason: "unknown kind \(kindByte)", link: link))
+            emit(.dropped(nil, kind: nil, cause: .unknownKind(kindByte), link: link))
             return
         }
         if kind == .keyExchange {
@@ -93,7 +93,7 @@ extension MeshEngine {
         } catch {
             kindCounters[.keyExchange].droppedMalformed += 1
             linkCounters.keyExchangeFailures += 1
-            emit(.dropped(nil, kind: .keyExchange, reason: "key exchange: \(error)", link: link))
+            emit(.dropped(nil, kind: .keyExchange, cause: .keyExchange("\(error)"), link: link))
             return
         }
         let peer = message.senderNodeID
@@ -132,14 +132,14 @@ extension MeshEngine {
         } catch {
             kindCounters[.keyExchange].droppedUnverifiable += 1
             linkCounters.keyExchangeFailures += 1
-            emit(.dropped(nil, kind: .keyExchange, reason: "key exchange: \(error)", link: link))
+            emit(.dropped(nil, kind: .keyExchange, cause: .keyExchange("\(error)"), link: link))
         }
     }
 
     private func receiveSealed(_ packet: [UInt8], kind: MessageKind, on link: LinkID, now: Duration) {
         guard var state = links[link], var keyed = state.keyed else {
             linkCounters.unkeyedFrames += 1
-            emit(.dropped(nil, kind: kind, reason: "no link key yet", link: link))
+            emit(.dropped(nil, kind: kind, cause: .unkeyed, link: link))
             // The neighbour has keys and we do not: our half of the exchange was lost.
             // Open a new one (the handshake's guard interval rate-limits this).
             startKeyExchange(on: link, now: now)
@@ -152,7 +152,7 @@ extension MeshEngine {
             if case .replay = error { linkCounters.replays += 1 } else { linkCounters.sealFailures += 1 }
             state.keyed = keyed
             links[link] = state
-            emit(.dropped(nil, kind: kind, reason: "link seal: \(error)", link: link))
+            emit(.dropped(nil, kind: kind, cause: .linkSeal("\(error)"), link: link))
             return
         }
         state.keyed = keyed
@@ -165,7 +165,7 @@ extension MeshEngine {
             }
         } catch {
             kindCounters[kind].droppedMalformed += 1
-            emit(.dropped(opened.messageID, kind: kind, reason: "envelope: \(error)", link: link))
+            emit(.dropped(opened.messageID, kind: kind, cause: .envelope("\(error)"), link: link))
             return
         }
         kindCounters[kind].received += 1

@@ -11,12 +11,12 @@ extension MeshEngine {
             receiveProfile(envelope, from: sender, on: link, now: now)
         case .heartbeat:
             guard state.phase == .ready, envelope.hops == 0, envelope.origin == sender else {
-                drop(envelope, reason: "heartbeat not from the link's neighbour", on: link, counter: \.droppedUnverifiable)
+                drop(envelope, cause: .foreignHeartbeat, on: link, counter: \.droppedUnverifiable)
                 return
             }
             kindCounters[.heartbeat].delivered += 1
         case .keyExchange:
-            drop(envelope, reason: "sealed key exchange", on: link, counter: \.droppedMalformed)
+            drop(envelope, cause: .sealedKeyExchange, on: link, counter: \.droppedMalformed)
         case .message, .joinNotice:
             // A keyed link already proves who the sender is. The neighbour may count the link
             // ready before we do (its profile has not reached us yet): what it sends in that
@@ -25,9 +25,9 @@ extension MeshEngine {
         }
     }
 
-    private func drop(_ envelope: Envelope, reason: String, on link: LinkID, counter: WritableKeyPath<KindCounters, UInt64>) {
+    private func drop(_ envelope: Envelope, cause: DropCause, on link: LinkID, counter: WritableKeyPath<KindCounters, UInt64>) {
         kindCounters[envelope.kind][keyPath: counter] += 1
-        emit(.dropped(envelope.messageID, kind: envelope.kind, reason: reason, link: link))
+        emit(.dropped(envelope.messageID, kind: envelope.kind, cause: cause, link: link))
     }
 
     private func receiveProfile(_ envelope: Envelope, from sender: NodeID, on link: LinkID, now: Duration) {
@@ -36,7 +36,7 @@ extension MeshEngine {
             profile = try ProfileVerifier.verify(envelope)
             guard profile.nodeID == sender, envelope.hops == 0 else { throw WireError.invalidField("profile sender") }
         } catch {
-            drop(envelope, reason: "profile: \(error)", on: link, counter: \.droppedUnverifiable)
+            drop(envelope, cause: .profile("\(error)"), on: link, counter: \.droppedUnverifiable)
             return
         }
         kindCounters[.profile].delivered += 1
@@ -77,7 +77,7 @@ extension MeshEngine {
         do {
             verified = try verify(envelope)
         } catch {
-            drop(envelope, reason: "\(error)", on: link, counter: \.droppedUnverifiable)
+            drop(envelope, cause: .unverifiable("\(error)"), on: link, counter: \.droppedUnverifiable)
             return
         }
         let decision = router.receive(envelope, from: sender, neighbours: relayTargets(), now: now)
@@ -98,7 +98,7 @@ extension MeshEngine {
     private func dropByRule(_ envelope: Envelope, reason: DropReason, from sender: NodeID, on link: LinkID, now: Duration) {
         kindCounters[envelope.kind].countDrop(reason)
         if reason == .seen { scheduler.heard(envelope.messageID, from: sender, now: now) }
-        emit(.dropped(envelope.messageID, kind: envelope.kind, reason: reason.rawValue, link: link))
+        emit(.dropped(envelope.messageID, kind: envelope.kind, cause: .rule(reason), link: link))
     }
 
     /// Sends every relay the scheduler says is due.
@@ -147,7 +147,7 @@ extension MeshEngine {
                 emitDelivered(envelope, text: body.text)
             } catch {
                 linkCounters.innerSealFailures += 1
-                drop(envelope, reason: "direct message: \(error)", on: link, counter: \.droppedUnverifiable)
+                drop(envelope, cause: .directMessage("\(error)"), on: link, counter: \.droppedUnverifiable)
             }
         }
     }

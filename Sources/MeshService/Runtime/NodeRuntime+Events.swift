@@ -30,14 +30,14 @@ extension NodeRuntime {
         case .relayed(let id, let kind, let hops, let count, let opaque):
             logger.info(.messageRelayed, "relayed to \(count) neighbour(s)\(opaque ? " (sealed, opaque)" : "")",
                         LogFields(kind: kind, hops: Int(hops), messageID: id, reason: opaque ? "opaque" : nil))
-        case .dropped(let id, let kind, let reason, let link):
-            let fields = LogFields(kind: kind, messageID: id, link: link, reason: reason)
-            if kind == .keyExchange || reason.hasPrefix("profile") {
-                logger.warning(.handshakeFailed, "dropped: \(reason)", fields)
+        case .dropped(let id, let kind, let cause, let link):
+            let fields = LogFields(kind: kind, messageID: id, link: link, reason: cause.code)
+            if cause.isHandshakeFailure || kind == .keyExchange {
+                logger.warning(.handshakeFailed, "dropped: \(cause)", fields)
             } else if id == nil {
-                logger.debug(.frameRejected, "frame rejected: \(reason)", fields)
+                logger.debug(.frameRejected, "frame rejected: \(cause)", fields)
             } else {
-                logger.debug(.messageDropped, "dropped: \(reason)", fields)
+                logger.debug(.messageDropped, "dropped: \(cause)", fields)
             }
         case .refused(let link, let peer):
             logger.notice(.handshakeFailed, "neighbour refused by the allow/deny list",
