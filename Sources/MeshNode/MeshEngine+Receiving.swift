@@ -55,7 +55,7 @@ extension MeshEngine {
         switch peers.attach(link, role: state.info.role, to: sender, now: now) {
         case .newNeighbour:
             emit(.neighbourJoined(profile))
-            joinNoticePending = true
+            pacing.neighbourJoined()
         case .returned:
             emit(.neighbourReturned(sender))
         case .additionalLink:
@@ -121,7 +121,7 @@ extension MeshEngine {
             // A node we meet for the first time two hops away has never heard our join notice
             // either (we joined before it): answer with our own (paced by the answer interval).
             // Known nodes get no answer, so two nodes exchange at most one pair of notices.
-            if shouldAnswerJoinNotice(from: profile.nodeID) { joinAnswerPending = true }
+            if shouldAnswerJoinNotice(from: profile.nodeID) { pacing.answerNeeded() }
             knownNodes.record(profile.nodeID, entry: KnownNodes.Entry(
                 profile: profile, agreementKey: profile.agreementKey, signingKey: profile.signingKey,
                 hops: envelope.hops &+ 1, lastHeard: now))

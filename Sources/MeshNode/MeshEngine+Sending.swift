@@ -223,10 +223,7 @@ extension MeshEngine {
             kind: .joinNotice, messageID: newMessageID(), origin: nodeID, route: [nodeID],
             timestamp: timestamp(at: now), payload: profile.encoded())
         guard (try? EnvelopeSigner.sign(&envelope, with: identity)) != nil else { return }
-        lastJoinNotice = now
-        joinNoticePending = false
-        // Any notice answers every newcomer that has reached us so far.
-        joinAnswerPending = false
+        pacing.noticeSent(now: now)
         originate(envelope, now: now)
     }
 }

@@ -16,21 +16,8 @@ extension MeshEngine {
             emit(.neighbourDeparted(node))
         }
         rekeyAgedLinks(now: now)
-        if lastHeartbeat.map({ now - $0 >= configuration.heartbeatInterval }) ?? true {
-            lastHeartbeat = now
-            sendHeartbeats(now: now)
-        }
-        if let last = lastJoinNotice, now - last >= configuration.joinNoticeRefreshInterval, !readyNeighbours().isEmpty {
-            joinNoticePending = true
-        }
-        if joinAnswerPending, lastJoinAnswer.map({ now - $0 >= configuration.joinAnswerInterval }) ?? true {
-            joinAnswerPending = false
-            lastJoinAnswer = now
-            joinNoticePending = true
-        }
-        if joinNoticePending, lastJoinNotice.map({ now - $0 >= configuration.joinNoticeInterval }) ?? true {
-            sendJoinNotice(now: now)
-        }
+        if pacing.takeHeartbeat(now: now) { sendHeartbeats(now: now) }
+        if pacing.noticeDue(now: now, hasNeighbours: !readyNeighbours().isEmpty) { sendJoinNotice(now: now) }
         flushRelays(now: now)
         reassemblers.expire(now: now)
         held.expire(now: now)

@@ -30,11 +30,7 @@ public final class MeshEngine {
     var random: any RandomNumberGenerator & Sendable
     let fragmenterLimits: FragmenterLimits
     let wallClockAtZero: UInt64
-    var lastHeartbeat: Duration?
-    var lastJoinNotice: Duration?
-    var joinNoticePending = false
-    var lastJoinAnswer: Duration?
-    var joinAnswerPending = false
+    var pacing: AnnouncementPacing
     var actions: [EngineAction] = []
 
     /// Creates an engine.
@@ -61,6 +57,7 @@ public final class MeshEngine {
         self.scheduler = ImmediateRelayScheduler()
         self.reassemblers = LinkReassemblers(limits: fragmenterLimits)
         self.held = HoldQueue(limits: configuration.hold)
+        self.pacing = AnnouncementPacing(configuration)
         self.knownNodes = KnownNodes(capacity: configuration.maxKnownNodes, lifetime: configuration.knownNodeLifetime)
     }
 
