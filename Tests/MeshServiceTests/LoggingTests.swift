@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import MeshNode
 import MeshProtocol
 import Testing
@@ -29,6 +30,22 @@ struct LoggingTests {
             "MESHNODE_LINK=7",
             "MESHNODE_ADDRESS=127.0.0.1:7002",
         ])
+    }
+
+    @Test("A record below the level filter never builds its message or fields")
+    func filteredRecordsAreNotBuilt() {
+        let built = Mutex(0)
+        let written = Mutex<[String]>([])
+        let logger = DaemonLogger(level: .info, destination: .custom { record in written.withLock { $0.append(record.message) } })
+        func expensive(_ text: String) -> String {
+            built.withLock { $0 += 1 }
+            return text
+        }
+        logger.debug(.messageDropped, expensive("dropped"), LogFields(reason: expensive("seen")))
+        #expect(built.withLock { $0 } == 0)
+        logger.info(.messageRelayed, expensive("relayed"))
+        #expect(built.withLock { $0 } == 1)
+        #expect(written.withLock { $0 } == ["relayed"])
     }
 
     @Test func stderrLinesArePlainAndSafe() {

@@ -52,10 +52,15 @@ public final class DaemonLogger: Sendable {
     public func isEnabled(_ level: LogLevel) -> Bool { level >= self.level }
 
     /// Writes one record if its level passes the filter. Never pass chat text in `message`.
-    public func log(_ level: LogLevel, _ event: LogEvent, _ message: String, _ fields: LogFields = LogFields()) {
+    /// The message and the fields are built only when the record is written (as swift-log's
+    /// `@autoclosure` messages are), so a debug line costs nothing at `info`.
+    public func log(
+        _ level: LogLevel, _ event: LogEvent, _ message: @autoclosure () -> String,
+        _ fields: @autoclosure () -> LogFields = LogFields()
+    ) {
         let (threshold, node) = state.withLock { ($0.level, $0.node) }
         guard level >= threshold else { return }
-        let record = LogRecord(level: level, event: event, message: message, fields: fields, node: node)
+        let record = LogRecord(level: level, event: event, message: message(), fields: fields(), node: node)
         switch destination {
         case .journal: sendToJournal(record)
         case .stderr: writeToStderr(record)
@@ -64,15 +69,25 @@ public final class DaemonLogger: Sendable {
     }
 
     /// Logs at debug level.
-    public func debug(_ event: LogEvent, _ message: String, _ fields: LogFields = LogFields()) { log(.debug, event, message, fields) }
+    public func debug(_ event: LogEvent, _ message: @autoclosure () -> String, _ fields: @autoclosure () -> LogFields = LogFields()) {
+        log(.debug, event, message(), fields())
+    }
     /// Logs at info level.
-    public func info(_ event: LogEvent, _ message: String, _ fields: LogFields = LogFields()) { log(.info, event, message, fields) }
+    public func info(_ event: LogEvent, _ message: @autoclosure () -> String, _ fields: @autoclosure () -> LogFields = LogFields()) {
+        log(.info, event, message(), fields())
+    }
     /// Logs at notice level.
-    public func notice(_ event: LogEvent, _ message: String, _ fields: LogFields = LogFields()) { log(.notice, event, message, fields) }
+    public func notice(_ event: LogEvent, _ message: @autoclosure () -> String, _ fields: @autoclosure () -> LogFields = LogFields()) {
+        log(.notice, event, message(), fields())
+    }
     /// Logs at warning level.
-    public func warning(_ event: LogEvent, _ message: String, _ fields: LogFields = LogFields()) { log(.warning, event, message, fields) }
+    public func warning(_ event: LogEvent, _ message: @autoclosure () -> String, _ fields: @autoclosure () -> LogFields = LogFields()) {
+        log(.warning, event, message(), fields())
+    }
     /// Logs at error level.
-    public func error(_ event: LogEvent, _ message: String, _ fields: LogFields = LogFields()) { log(.error, event, message, fields) }
+    public func error(_ event: LogEvent, _ message: @autoclosure () -> String, _ fields: @autoclosure () -> LogFields = LogFields()) {
+        log(.error, event, message(), fields())
+    }
 
     private func sendToJournal(_ record: LogRecord) {
         let fields = LogFormat.journalFields(record, identifier: identifier).map { Array($0.utf8) }
