@@ -114,7 +114,7 @@ struct ConfigFileTests {
         #expect(config.udp.neighbours.map(\.description) == ["127.0.0.1:7101", "127.0.0.1:7102"])
         #expect(config.udp.keepaliveInterval == .milliseconds(100))
         #expect(config.bluez.allow == [.address("AA:BB:CC:DD:EE:FF"), .node("00112233445566778899aabbccddeeff")])
-        #expect(config.relay.ttlMessage == 4 && config.relay.ttlJoin == 1 && config.relay.ttlHeartbeat == 0)
+        #expect(config.relay.ttlMessage == 4 && config.relay.ttlJoin == 1 && config.engineConfiguration.hopLimits.limit(for: .heartbeat) == 0)
         #expect(config.timers.heartbeatInterval == .seconds(120))
         #expect(config.timers.rekeyInterval == .seconds(7200))
         #expect(config.seen.expiry == .seconds(900))

@@ -35,10 +35,6 @@ extension ConfigSchema {
     private static let relayOptions: [ConfigOption] = [
         ttl("message", "chat messages", 0...16, \.ttlMessage),
         ttl("join", "join notices", 0...16, \.ttlJoin),
-        // Link-local kinds are never relayed: the protocol fixes their limit at 0.
-        ttl("heartbeat", "heartbeats (always 0: neighbours only)", 0...0, \.ttlHeartbeat),
-        ttl("key_exchange", "key exchanges (always 0: never relayed)", 0...0, \.ttlKeyExchange),
-        ttl("profile", "profiles (always 0: never relayed)", 0...0, \.ttlProfile),
     ]
 
     private static let timerOptions: [ConfigOption] = [

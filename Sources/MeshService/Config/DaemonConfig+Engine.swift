@@ -1,31 +1,25 @@
+import Flooding
 import MeshNode
 import MeshProtocol
 
-/// `[relay]` settings: how many times each kind of envelope is relayed.
+/// `[relay]` settings: how far messages and join notices travel. The link-local kinds
+/// (heartbeat, key exchange, profile) are never relayed: the protocol fixes their limit at 0,
+/// so there is nothing to configure. Defaults come from `HopLimits.relayChatDefaults`.
 public struct RelaySettings: Equatable, Sendable {
     /// Hop limit of chat messages.
-    public var ttlMessage: UInt8 = 3
+    public var ttlMessage = HopLimits.relayChatDefaults.limit(for: .message)
     /// Hop limit of join notices.
-    public var ttlJoin: UInt8 = 2
-    /// Hop limit of heartbeats (0: direct neighbours only).
-    public var ttlHeartbeat: UInt8 = 0
-    /// Hop limit of key exchanges (0: never relayed).
-    public var ttlKeyExchange: UInt8 = 0
-    /// Hop limit of profiles (0: never relayed).
-    public var ttlProfile: UInt8 = 0
+    public var ttlJoin = HopLimits.relayChatDefaults.limit(for: .joinNotice)
 
     /// Creates the defaults.
     public init() {}
 
-    /// The hop limit for one kind of envelope.
-    public func ttl(for kind: MessageKind) -> UInt8 {
-        switch kind {
-        case .message: ttlMessage
-        case .joinNotice: ttlJoin
-        case .heartbeat: ttlHeartbeat
-        case .keyExchange: ttlKeyExchange
-        case .profile: ttlProfile
-        }
+    /// The hop-limit table these settings give: the defaults with the two relayed kinds set.
+    public var hopLimits: HopLimits {
+        var table = HopLimits.relayChatDefaults
+        table.limits[.message] = ttlMessage
+        table.limits[.joinNotice] = ttlJoin
+        return table
     }
 }
 

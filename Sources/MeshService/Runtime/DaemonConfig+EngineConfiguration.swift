@@ -6,14 +6,12 @@ import MeshProtocol
 extension DaemonConfig {
     /// The engine configuration these settings describe.
     public var engineConfiguration: EngineConfiguration {
-        var limits: [MessageKind: UInt8] = [:]
-        for kind in MessageKind.allCases { limits[kind] = relay.ttl(for: kind) }
         var nodeAllow: Set<NodeID> = []
         var nodeDeny: Set<NodeID> = []
         for filter in bluez.allow { if case .node(let hex) = filter, let id = NodeID(hex: hex) { nodeAllow.insert(id) } }
         for filter in bluez.deny { if case .node(let hex) = filter, let id = NodeID(hex: hex) { nodeDeny.insert(id) } }
         return EngineConfiguration(
-            displayName: node.name, icon: node.icon, role: .relay, hopLimits: HopLimits(limits: limits),
+            displayName: node.name, icon: node.icon, role: .relay, hopLimits: relay.hopLimits,
             heartbeatInterval: timers.heartbeatInterval, departureGrace: timers.departureGrace,
             handshakeTimeout: timers.handshakeTimeout, seenCapacity: seen.capacity, seenLifetime: seen.expiry,
             padding: crypto.padding, rekeyInterval: timers.rekeyInterval, hold: hold.limits, deniedNodes: nodeDeny,
