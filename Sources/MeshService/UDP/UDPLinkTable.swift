@@ -58,20 +58,26 @@ struct UDPLinkTable: Sendable {
     /// This process's random instance number.
     let instance: UInt64
     let settings: UDPTransportSettings
-    var random: UDPRandom
+    var random: any RandomNumberGenerator & Sendable
     var links: [LinkID: Link] = [:]
     private var keys: [LinkKey: LinkID] = [:]
     var neighbours: [Neighbour]
     private var lastLinkNumber: UInt64 = 0
     var counters = UDPTransportCounters()
 
-    /// Creates a table; every neighbour is due for a connect at time zero.
-    init(settings: UDPTransportSettings, seed: UInt64) {
+    /// Creates a table; every neighbour is due for a connect at time zero. Instance numbers
+    /// and link nonces come from `random`: the system's secure source in the daemon.
+    init(settings: UDPTransportSettings, random: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()) {
         self.settings = settings
-        var random = UDPRandom(seed: seed)
+        var random = random
         instance = random.next()
         neighbours = settings.neighbours.map { Neighbour(endpoint: $0, state: .connecting(nonce: random.next(), nextAttempt: .zero)) }
         self.random = random
+    }
+
+    /// A table on a seeded generator, for tests: the same seed gives the same nonces.
+    init(settings: UDPTransportSettings, seed: UInt64) {
+        self.init(settings: settings, random: SplitMix64(seed: seed))
     }
 
     /// Handles one datagram from a loopback source.

@@ -30,7 +30,8 @@ public final class UDPTransport: MeshTransport, Sendable {
 
     /// Binds the socket now, so `boundEndpoint` is known before `start`.
     ///
-    /// `randomSeed` fixes link nonces and frame-loss draws for tests; nil seeds from the system.
+    /// `randomSeed` fixes link nonces and frame-loss draws for tests; nil (the daemon) draws them
+    /// from the system's secure random source.
     public init(settings: UDPTransportSettings, randomSeed: UInt64? = nil) throws(UDPTransportError) {
         self.settings = settings
         socket = try UDPSocket.bind(settings.bind)
@@ -40,8 +41,8 @@ public final class UDPTransport: MeshTransport, Sendable {
             socket.close()
             throw error
         }
-        let seed = randomSeed ?? UInt64.random(in: .min ... .max)
-        state = Mutex(State(table: UDPLinkTable(settings: settings, seed: seed)))
+        let table = randomSeed.map { UDPLinkTable(settings: settings, seed: $0) } ?? UDPLinkTable(settings: settings)
+        state = Mutex(State(table: table))
         queue = DispatchQueue(label: "meshnode.udp.\(boundEndpoint.port)")
     }
 

@@ -46,22 +46,3 @@ public struct UDPTransportSettings: Equatable, Sendable {
         max(.milliseconds(5), min(keepaliveInterval, connectInterval, linkTimeout) / 2)
     }
 }
-
-/// A small seedable generator (the SplitMix64 step) for link nonces and test frame loss.
-///
-/// Not for cryptography: the UDP transport is a loopback test harness.
-struct UDPRandom: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-
-    /// Creates a generator from a seed.
-    init(seed: UInt64) { state = seed }
-
-    /// The next 64 random bits.
-    mutating func next() -> UInt64 {
-        state &+= 0x9e37_79b9_7f4a_7c15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        value = (value ^ (value >> 27)) &* 0x94d0_49bb_1331_11eb
-        return value ^ (value >> 31)
-    }
-}
