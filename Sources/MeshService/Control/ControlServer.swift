@@ -7,21 +7,47 @@ import Synchronization
 /// All socket work happens on one serial queue with non-blocking I/O and dispatch sources;
 /// node calls are made from that queue. A client that sends garbage, oversized or unfinished
 /// lines, or reads too slowly, gets an error reply or is dropped; other clients carry on.
-public final class ControlServer: @unchecked Sendable {
-    // Everything below `queue` is touched only on `queue` (hence @unchecked Sendable).
+public final class ControlServer: Sendable {
+    /// What only the server queue may touch; every access is checked (`QueueConfined`).
+    struct ServerState {
+        var listenSource: DispatchSourceRead?
+        var clients: [UInt64: ControlSession] = [:]
+        var lastClientID: UInt64 = 0
+        var running = false
+        var acceptPaused = false
+    }
+
     /// The settings in force.
     public let settings: ControlServerSettings
     let node: any NodeControlling
     let logger: DaemonLogger?
     let handler: ControlRequestHandler
-    let queue = DispatchQueue(label: "meshnode.control")
-    private let queueKey = DispatchSpecificKey<Bool>()
     private let counterStore = Mutex(ControlServerCounters())
-    private var listenSource: DispatchSourceRead?
-    var clients: [UInt64: ControlSession] = [:]
-    private var lastClientID: UInt64 = 0
-    private var running = false
-    private var acceptPaused = false
+    private let confined = QueueConfined(ServerState(), queue: DispatchQueue(label: "meshnode.control"))
+
+    /// The serial queue that owns every socket and client.
+    var queue: DispatchQueue { confined.queue }
+    private var listenSource: DispatchSourceRead? {
+        get { confined.value.listenSource }
+        _modify { yield &confined.value.listenSource }
+    }
+    /// Connected clients by ID; only on `queue`.
+    var clients: [UInt64: ControlSession] {
+        get { confined.value.clients }
+        _modify { yield &confined.value.clients }
+    }
+    private var lastClientID: UInt64 {
+        get { confined.value.lastClientID }
+        _modify { yield &confined.value.lastClientID }
+    }
+    private var running: Bool {
+        get { confined.value.running }
+        _modify { yield &confined.value.running }
+    }
+    private var acceptPaused: Bool {
+        get { confined.value.acceptPaused }
+        _modify { yield &confined.value.acceptPaused }
+    }
 
     /// Creates a server; nothing is opened until `start`.
     public init(settings: ControlServerSettings, node: any NodeControlling, logger: DaemonLogger? = nil) {
@@ -29,13 +55,13 @@ public final class ControlServer: @unchecked Sendable {
         self.node = node
         self.logger = logger
         handler = ControlRequestHandler(node: node)
-        queue.setSpecific(key: queueKey, value: true)
     }
 
     deinit {
-        if acceptPaused { listenSource?.resume() }
-        listenSource?.cancel()
-        for client in clients.values { client.cancelSources() }
+        let state = confined.valueInOwnersDeinit()
+        if state.acceptPaused { state.listenSource?.resume() }
+        state.listenSource?.cancel()
+        for client in state.clients.values { client.cancelSources() }
     }
 
     /// Creates the socket (mode 0660, the configured group) and starts accepting.
@@ -84,7 +110,7 @@ public final class ControlServer: @unchecked Sendable {
 
     /// Runs `body` on the server queue, inline when already there.
     private func onQueue<T>(_ body: () -> T) -> T {
-        DispatchQueue.getSpecific(key: queueKey) == true ? body() : queue.sync(execute: body)
+        confined.isOnQueue ? body() : queue.sync(execute: body)
     }
 
     private func acceptClients() {

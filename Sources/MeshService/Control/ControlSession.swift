@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 /// One connected control client (a session); used only on the server's queue.
 final class ControlSession {
@@ -50,19 +51,17 @@ final class ControlSession {
 }
 
 /// Closes a descriptor after its last dispatch source is cancelled.
-final class DescriptorCloser: @unchecked Sendable {
-    // Touched only from cancel handlers on the server's serial queue.
-    private var remaining: Int
+final class DescriptorCloser: Sendable {
+    private let remaining: Atomic<Int>
     private let fd: Int32
 
     init(fd: Int32, sources: Int) {
         self.fd = fd
-        remaining = sources
+        remaining = Atomic(sources)
     }
 
     /// One source finished; closes the descriptor after the last.
     func sourceCancelled(_ close: (Int32) -> Int32) {
-        remaining -= 1
-        if remaining == 0 { _ = close(fd) }
+        if remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { _ = close(fd) }
     }
 }

@@ -10,36 +10,77 @@ import MeshProtocol
 /// all run there, one at a time, and the actions each returns are performed in order
 /// before the next event. Nothing on the queue blocks: transports queue frames, watchers
 /// only enqueue.
-public final class NodeRuntime: @unchecked Sendable {
-    // @unchecked: every mutable field below is touched only on `queue` (see each use).
+public final class NodeRuntime: Sendable {
+    /// What only the engine queue may touch; every access is checked (`QueueConfined`).
+    struct EngineQueueState {
+        let engine: MeshEngine
+        var tickTimer: DispatchSourceTimer?
+        var watchers: [UInt64: @Sendable (WatchEvent) -> Void] = [:]
+        var nextWatcher: UInt64 = 1
+        var linkInfo: [LinkID: LinkInfo] = [:]
+        var state = "starting"
+        var controlCounters: @Sendable () -> [String: UInt64] = { [:] }
+        var transportCounters: @Sendable () -> [String: UInt64] = { [:] }
+    }
+
     /// The serial queue that owns the engine.
-    public let queue = DispatchQueue(label: "meshnoded.engine")
+    public var queue: DispatchQueue { confined.queue }
     /// The node's identity.
     public let nodeIdentity: NodeIdentity
     /// The transport's name for `status` (`udp`, `bluez`, `sim`).
     public let transportName: String
-    let engine: MeshEngine
     let transport: any MeshTransport
     let logger: DaemonLogger
     let clock = ContinuousClock()
     let startedAt: ContinuousClock.Instant
-    let startedAtWall = Date()
-    var tickTimer: DispatchSourceTimer?
-    var watchers: [UInt64: @Sendable (WatchEvent) -> Void] = [:]
-    var nextWatcher: UInt64 = 1
-    var linkInfo: [LinkID: LinkInfo] = [:]
-    var state = "starting"
-    var controlCounters: @Sendable () -> [String: UInt64] = { [:] }
-    var transportCounters: @Sendable () -> [String: UInt64] = { [:] }
+    let confined: QueueConfined<EngineQueueState>
 
     /// Creates a runtime; nothing runs until `start`.
     public init(identity: NodeIdentity, engine: MeshEngine, transport: any MeshTransport, transportName: String, logger: DaemonLogger) {
         self.nodeIdentity = identity
-        self.engine = engine
+        self.confined = QueueConfined(EngineQueueState(engine: engine), queue: DispatchQueue(label: "meshnoded.engine"))
         self.transport = transport
         self.transportName = transportName
         self.logger = logger
         self.startedAt = clock.now
+    }
+
+    /// The engine; only on `queue`.
+    var engine: MeshEngine { confined.value.engine }
+    /// The tick timer; only on `queue`.
+    var tickTimer: DispatchSourceTimer? {
+        get { confined.value.tickTimer }
+        _modify { yield &confined.value.tickTimer }
+    }
+    /// Watch sinks by token; only on `queue`.
+    var watchers: [UInt64: @Sendable (WatchEvent) -> Void] {
+        get { confined.value.watchers }
+        _modify { yield &confined.value.watchers }
+    }
+    /// The next watch token; only on `queue`.
+    var nextWatcher: UInt64 {
+        get { confined.value.nextWatcher }
+        _modify { yield &confined.value.nextWatcher }
+    }
+    /// What the transport reported about each link; only on `queue`.
+    var linkInfo: [LinkID: LinkInfo] {
+        get { confined.value.linkInfo }
+        _modify { yield &confined.value.linkInfo }
+    }
+    /// `starting`, `running` or `stopping`; only on `queue`.
+    var state: String {
+        get { confined.value.state }
+        _modify { yield &confined.value.state }
+    }
+    /// The control server's counters; only on `queue`.
+    var controlCounters: @Sendable () -> [String: UInt64] {
+        get { confined.value.controlCounters }
+        _modify { yield &confined.value.controlCounters }
+    }
+    /// The transport's counters; only on `queue`.
+    var transportCounters: @Sendable () -> [String: UInt64] {
+        get { confined.value.transportCounters }
+        _modify { yield &confined.value.transportCounters }
     }
 
     /// Engine time now: the monotonic time since the runtime was created.
