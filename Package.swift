@@ -28,11 +28,15 @@ let package = Package(
         .target(name: "MeshNode", dependencies: ["MeshProtocol", "Fragmenter", "MeshCrypto", "Flooding"]),
         .target(name: "MeshSim", dependencies: ["MeshNode"]),
         .target(name: "GATTBridge", dependencies: ["CDBus", "MeshNode"]),
-        .target(name: "MeshService", dependencies: ["MeshNode", "GATTBridge", "CSystemd"]),
+        // The control socket's requests, replies, reports and events: all relayctl needs.
+        .target(name: "ControlProtocol", dependencies: ["MeshProtocol"]),
+        .target(name: "MeshService", dependencies: [
+            "MeshProtocol", "Fragmenter", "MeshCrypto", "Flooding", "MeshNode", "GATTBridge", "ControlProtocol", "CSystemd",
+        ]),
 
         // Executables.
         .executableTarget(name: "meshnoded", dependencies: ["MeshService"]),
-        .executableTarget(name: "relayctl", dependencies: ["MeshService"]),
+        .executableTarget(name: "relayctl", dependencies: ["ControlProtocol", "MeshProtocol"]),
         .executableTarget(name: "meshbench", dependencies: ["MeshNode", "MeshSim", "MeshCrypto", "Fragmenter"]),
         .executableTarget(name: "gattcheck", dependencies: ["GATTBridge"]),
 
@@ -43,8 +47,8 @@ let package = Package(
         .testTarget(name: "FloodingTests", dependencies: ["Flooding"]),
         .testTarget(name: "MeshNodeTests", dependencies: ["MeshNode", "MeshSim"]),
         .testTarget(name: "GATTBridgeTests", dependencies: ["GATTBridge"]),
-        .testTarget(name: "MeshServiceTests", dependencies: ["MeshService"]),
-        .testTarget(name: "DaemonTests", dependencies: ["MeshService"]),
+        .testTarget(name: "MeshServiceTests", dependencies: ["MeshService", "ControlProtocol", "relayctl"]),
+        .testTarget(name: "DaemonTests", dependencies: ["MeshService", "ControlProtocol"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,8 +1,12 @@
+import ControlProtocol
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // JSON, Date and ProcessInfo without ICU's 30 MB of data
+#else
 import Foundation
+#endif
 import Glibc
-import MeshService
 
-// relayctl: parse, run, exit. Everything testable lives in MeshService (RelayctlArguments,
+// relayctl: parse, run, exit. The client lives beside this file (RelayctlArguments,
 // RelayctlRunner, ControlClient, ReportFormatter).
 signal(SIGPIPE, SIG_IGN)
 let write: @Sendable (Int32, String) -> Void = { fd, text in

@@ -1,3 +1,4 @@
+import ControlProtocol
 import MeshNode
 import MeshProtocol
 import Synchronization

@@ -1,6 +1,8 @@
+import ControlProtocol
 import Foundation
 import Testing
 @testable import MeshService
+@testable import relayctl
 
 @Suite("relayctl arguments")
 struct RelayctlArgumentTests {

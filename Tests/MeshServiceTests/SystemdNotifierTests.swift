@@ -1,3 +1,4 @@
+import ControlProtocol
 import Glibc
 import Testing
 @testable import MeshService

@@ -1,3 +1,4 @@
+import ControlProtocol
 import Glibc
 
 /// One setting from the command line, already matched to its option.

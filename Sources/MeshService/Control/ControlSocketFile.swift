@@ -1,3 +1,4 @@
+import ControlProtocol
 import Glibc
 
 /// Creates the listening Unix socket: stale-file check, bind, mode 0660, group, listen.

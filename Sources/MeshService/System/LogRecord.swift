@@ -1,3 +1,4 @@
+import ControlProtocol
 import MeshNode
 import MeshProtocol
 
@@ -96,16 +97,8 @@ public enum LogFormat {
         return line
     }
 
-    /// The text with control characters (newlines, escapes) replaced by spaces, at most `maxBytes` bytes.
+    /// The text with control characters replaced by spaces, at most `maxBytes` bytes (`PlainText`).
     public static func sanitized(_ text: String, maxBytes: Int = 2048) -> String {
-        var scalars = String.UnicodeScalarView()
-        var bytes = 0
-        for scalar in text.unicodeScalars {
-            let clean: Unicode.Scalar = scalar.properties.generalCategory == .control ? " " : scalar
-            bytes += String(clean).utf8.count
-            if bytes > maxBytes { break }
-            scalars.append(clean)
-        }
-        return String(scalars)
+        PlainText.sanitized(text, maxBytes: maxBytes)
     }
 }

@@ -1,3 +1,4 @@
+import ControlProtocol
 import Glibc
 
 /// Reads this process's memory use from `/proc/self/status`.

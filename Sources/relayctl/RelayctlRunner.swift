@@ -1,4 +1,9 @@
+import ControlProtocol
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // JSON, Date and ProcessInfo without ICU's 30 MB of data
+#else
 import Foundation
+#endif
 
 /// Runs one relayctl invocation against the control socket and returns its exit code.
 ///

@@ -1,4 +1,3 @@
-import MeshNode
 import MeshProtocol
 
 /// One link to a neighbour, as `peers` reports it.
@@ -21,11 +20,6 @@ public struct LinkReport: Codable, Equatable, Sendable {
         self.address = address
         self.mtu = mtu
         self.rssi = rssi
-    }
-
-    /// Creates a report from what the transport said about the link.
-    public init(_ info: LinkInfo) {
-        self.init(linkID: info.id.rawValue, role: info.role.rawValue, address: info.remoteAddress, mtu: info.mtu, rssi: info.rssi)
     }
 }
 

@@ -1,5 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // JSON, Date and ProcessInfo without ICU's 30 MB of data
+#else
 import Foundation
-import MeshNode
+#endif
 import MeshProtocol
 
 /// One event streamed to `watch` clients as `{"event": {...}}`.
@@ -73,23 +76,6 @@ public struct WatchEvent: Codable, Equatable, Sendable {
         var event = WatchEvent(type: joined ? peerJoined : peerLeft, time: time)
         event.nodeID = node.hex
         event.name = name
-        event.reason = reason
-        return event
-    }
-
-    /// A link came up.
-    public static func link(up info: LinkInfo, time: Double = now()) -> WatchEvent {
-        var event = WatchEvent(type: linkUp, time: time)
-        event.linkID = info.id.rawValue
-        event.role = info.role.rawValue
-        event.address = info.remoteAddress
-        return event
-    }
-
-    /// A link went down.
-    public static func link(down link: LinkID, reason: String, time: Double = now()) -> WatchEvent {
-        var event = WatchEvent(type: linkDown, time: time)
-        event.linkID = link.rawValue
         event.reason = reason
         return event
     }

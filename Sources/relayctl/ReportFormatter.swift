@@ -1,3 +1,4 @@
+import ControlProtocol
 import Glibc
 
 /// Renders control results as the text relayctl prints.
@@ -113,13 +114,13 @@ public struct ReportFormatter: Sendable {
         default:
             line = event.type
         }
-        return "\(time) \(LogFormat.sanitized(line, maxBytes: .max))\n"
+        return "\(time) \(PlainText.sanitized(line, maxBytes: .max))\n"
     }
 
     private func keyValues(_ pairs: [(String, String)]) -> String {
         let width = pairs.map(\.0.count).max() ?? 0
         return pairs.map { key, value in
-            key + String(repeating: " ", count: width - key.count) + "  " + LogFormat.sanitized(value, maxBytes: .max)
+            key + String(repeating: " ", count: width - key.count) + "  " + PlainText.sanitized(value, maxBytes: .max)
         }.joined(separator: "\n") + "\n"
     }
 }

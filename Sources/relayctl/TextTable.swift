@@ -1,3 +1,4 @@
+import ControlProtocol
 /// A plain-text table with aligned columns, for relayctl's human output.
 public struct TextTable: Sendable {
     /// How a column's cells line up.
@@ -23,7 +24,7 @@ public struct TextTable: Sendable {
 
     /// Adds a row; missing cells are blank, extra cells are dropped, control characters become spaces.
     public mutating func append(_ cells: [String]) {
-        rows.append(headers.indices.map { $0 < cells.count ? LogFormat.sanitized(cells[$0], maxBytes: .max) : "" })
+        rows.append(headers.indices.map { $0 < cells.count ? PlainText.sanitized(cells[$0], maxBytes: .max) : "" })
     }
 
     /// The table: a header line, then one line per row; columns are two spaces apart, no trailing blanks.

@@ -25,7 +25,7 @@ public enum UnixSocketAddress {
     public static let maxPathBytes = 107
 
     /// Calls `body` with a `sockaddr` for `path` and its length.
-    static func withAddress<R>(
+    public static func withAddress<R>(
         _ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> R
     ) throws(UnixSocketError) -> R {
         let bytes = Array(path.utf8)
