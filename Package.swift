@@ -26,7 +26,7 @@ let package = Package(
         .target(name: "MeshCrypto", dependencies: ["COpenSSL", "MeshProtocol"]),
         .target(name: "Flooding", dependencies: ["MeshProtocol"]),
         .target(name: "MeshNode", dependencies: ["MeshProtocol", "Fragmenter", "MeshCrypto", "Flooding"]),
-        .target(name: "MeshSim", dependencies: ["MeshNode"]),
+        .target(name: "MeshSim", dependencies: ["MeshProtocol", "MeshCrypto", "MeshNode"]),
         .target(name: "GATTBridge", dependencies: ["CDBus", "MeshNode"]),
         // The control socket's requests, replies, reports and events: all relayctl needs.
         .target(name: "ControlProtocol", dependencies: ["MeshProtocol"]),
@@ -37,17 +37,19 @@ let package = Package(
         // Executables.
         .executableTarget(name: "meshnoded", dependencies: ["MeshService"]),
         .executableTarget(name: "relayctl", dependencies: ["ControlProtocol", "MeshProtocol"]),
-        .executableTarget(name: "meshbench", dependencies: ["MeshNode", "MeshSim", "MeshCrypto", "Fragmenter"]),
-        .executableTarget(name: "gattcheck", dependencies: ["GATTBridge"]),
+        .executableTarget(name: "meshbench", dependencies: ["MeshProtocol", "Flooding", "MeshNode", "MeshSim", "MeshCrypto", "Fragmenter"]),
+        .executableTarget(name: "gattcheck", dependencies: ["MeshNode", "GATTBridge"]),
 
         // Tests.
         .testTarget(name: "MeshProtocolTests", dependencies: ["MeshProtocol"]),
         .testTarget(name: "FragmenterTests", dependencies: ["Fragmenter"]),
-        .testTarget(name: "MeshCryptoTests", dependencies: ["MeshCrypto"]),
-        .testTarget(name: "FloodingTests", dependencies: ["Flooding"]),
-        .testTarget(name: "MeshNodeTests", dependencies: ["MeshNode", "MeshSim"]),
-        .testTarget(name: "GATTBridgeTests", dependencies: ["GATTBridge"]),
-        .testTarget(name: "MeshServiceTests", dependencies: ["MeshService", "ControlProtocol", "relayctl"]),
+        .testTarget(name: "MeshCryptoTests", dependencies: ["MeshProtocol", "MeshCrypto"]),
+        .testTarget(name: "FloodingTests", dependencies: ["MeshProtocol", "Flooding"]),
+        .testTarget(name: "MeshNodeTests", dependencies: ["MeshProtocol", "MeshCrypto", "Flooding", "MeshNode", "MeshSim"]),
+        .testTarget(name: "GATTBridgeTests", dependencies: ["MeshNode", "GATTBridge"]),
+        .testTarget(name: "MeshServiceTests", dependencies: [
+            "MeshProtocol", "MeshCrypto", "Flooding", "MeshNode", "MeshService", "ControlProtocol", "relayctl",
+        ]),
         .testTarget(name: "DaemonTests", dependencies: ["MeshService", "ControlProtocol"]),
     ],
     swiftLanguageModes: [.v6]

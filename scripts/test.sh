@@ -6,6 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/install-deps.sh
+echo "== imports: every module a target imports is declared in Package.swift"
+swift package dump-package | swift scripts/check-imports.swift
 echo "== build (warnings are errors)"
 swift build --build-tests -Xswiftc -warnings-as-errors
 echo "== BlueZ: meshnoded on the real bluetoothd with emulated radios (VM)"
