@@ -22,34 +22,44 @@ let package = Package(
 
         // Pure Swift libraries.
         .target(name: "MeshProtocol"),
+        // The seam every transport sits behind: links, their events, sending.
+        .target(name: "MeshLink"),
         .target(name: "Fragmenter"),
         .target(name: "MeshCrypto", dependencies: ["COpenSSL", "MeshProtocol"]),
         .target(name: "Flooding", dependencies: ["MeshProtocol"]),
-        .target(name: "MeshNode", dependencies: ["MeshProtocol", "Fragmenter", "MeshCrypto", "Flooding"]),
-        .target(name: "MeshSim", dependencies: ["MeshProtocol", "MeshCrypto", "MeshNode"]),
-        .target(name: "GATTBridge", dependencies: ["CDBus", "MeshNode"]),
+        .target(name: "MeshNode", dependencies: ["MeshProtocol", "MeshLink", "Fragmenter", "MeshCrypto", "Flooding"]),
+        .target(name: "MeshSim", dependencies: ["MeshProtocol", "MeshLink", "MeshCrypto", "MeshNode"]),
+        .target(name: "GATTBridge", dependencies: ["CDBus", "MeshLink"]),
+        // Loopback UDP links for tests and local meshes (docs/OPERATIONS.md, "UDP link protocol").
+        .target(name: "UDPTransport", dependencies: ["MeshProtocol", "MeshLink"]),
         // The control socket's requests, replies, reports and events: all relayctl needs.
         .target(name: "ControlProtocol", dependencies: ["MeshProtocol"]),
         .target(name: "MeshService", dependencies: [
-            "MeshProtocol", "Fragmenter", "MeshCrypto", "Flooding", "MeshNode", "GATTBridge", "ControlProtocol", "CSystemd",
+            "MeshProtocol", "MeshLink", "Fragmenter", "MeshCrypto", "Flooding", "MeshNode", "GATTBridge", "UDPTransport",
+            "ControlProtocol", "CSystemd",
         ]),
 
         // Executables.
         .executableTarget(name: "meshnoded", dependencies: ["MeshService"]),
         .executableTarget(name: "relayctl", dependencies: ["ControlProtocol", "MeshProtocol"]),
         .executableTarget(name: "meshbench", dependencies: ["MeshProtocol", "Flooding", "MeshNode", "MeshSim", "MeshCrypto", "Fragmenter"]),
-        .executableTarget(name: "gattcheck", dependencies: ["MeshNode", "GATTBridge"]),
+        .executableTarget(name: "gattcheck", dependencies: ["MeshLink", "GATTBridge"]),
+
+        // Test utilities shared by the test targets (used only by tests).
+        .target(name: "MeshTestSupport"),
 
         // Tests.
         .testTarget(name: "MeshProtocolTests", dependencies: ["MeshProtocol"]),
-        .testTarget(name: "FragmenterTests", dependencies: ["Fragmenter"]),
+        .testTarget(name: "FragmenterTests", dependencies: ["MeshProtocol", "Fragmenter"]),
         .testTarget(name: "MeshCryptoTests", dependencies: ["MeshProtocol", "MeshCrypto"]),
         .testTarget(name: "FloodingTests", dependencies: ["MeshProtocol", "Flooding"]),
-        .testTarget(name: "MeshNodeTests", dependencies: ["MeshProtocol", "MeshCrypto", "Flooding", "MeshNode", "MeshSim"]),
-        .testTarget(name: "GATTBridgeTests", dependencies: ["MeshNode", "GATTBridge"]),
+        .testTarget(name: "MeshNodeTests", dependencies: ["MeshProtocol", "MeshLink", "MeshCrypto", "Flooding", "MeshNode", "MeshSim"]),
+        .testTarget(name: "GATTBridgeTests", dependencies: ["MeshLink", "GATTBridge"]),
         .testTarget(name: "MeshServiceTests", dependencies: [
             "MeshProtocol", "MeshCrypto", "Flooding", "MeshNode", "MeshService", "ControlProtocol", "relayctl",
+            "MeshLink", "UDPTransport", "MeshTestSupport",
         ]),
+        .testTarget(name: "UDPTransportTests", dependencies: ["MeshProtocol", "MeshLink", "UDPTransport", "MeshTestSupport"]),
         .testTarget(name: "DaemonTests", dependencies: ["MeshService", "ControlProtocol"]),
     ],
     swiftLanguageModes: [.v6]

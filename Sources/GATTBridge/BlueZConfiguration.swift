@@ -1,3 +1,4 @@
+import MeshLink
 /// Everything the BlueZ transport needs to know; validated by ``validated()``.
 public struct BlueZConfiguration: Equatable, Sendable {
     /// The adapter to use, by its kernel name (`hci0`, `hci1`, ...).

@@ -1,5 +1,4 @@
 import Foundation
-import MeshNode
 
 /// The central role: pick a discovered peer, connect, resolve, subscribe; retry with backoff.
 extension BlueZSession {

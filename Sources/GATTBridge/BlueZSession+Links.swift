@@ -1,5 +1,5 @@
 import Foundation
-import MeshNode
+import MeshLink
 
 /// Opening, updating and closing links, and carrying frames.
 extension BlueZSession {

@@ -1,4 +1,3 @@
-import MeshNode
 
 /// Answers bluetoothd's calls on our exported GATT application and advertisement.
 extension BlueZSession {

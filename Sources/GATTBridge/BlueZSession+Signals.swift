@@ -1,4 +1,3 @@
-import MeshNode
 
 /// Routing of incoming messages and BlueZ's ObjectManager/Properties signals.
 extension BlueZSession {

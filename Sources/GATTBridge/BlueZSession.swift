@@ -1,5 +1,5 @@
 import Foundation
-import MeshNode
+import MeshLink
 import Synchronization
 
 /// Everything that runs on the D-Bus loop thread. Confined to that thread, hence `@unchecked Sendable`:

@@ -1,5 +1,5 @@
 import Foundation
-import MeshNode
+import MeshLink
 import Synchronization
 
 /// State shared between the engine's threads and the D-Bus loop thread.

@@ -1,4 +1,4 @@
-import MeshNode
+import MeshLink
 
 /// What the transport knows about one link: one LE connection to one device, in one role.
 public struct LinkRecord: Equatable, Sendable {

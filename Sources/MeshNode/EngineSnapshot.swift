@@ -1,4 +1,5 @@
 import Fragmenter
+import MeshLink
 import MeshProtocol
 
 /// A link as the engine sees it, for `relayctl peers`.

@@ -1,5 +1,6 @@
 import Fragmenter
 import MeshCrypto
+import MeshLink
 import MeshProtocol
 
 /// Where a link is in its life: keys first, then the profile, then traffic.

@@ -1,6 +1,7 @@
 import Flooding
 import Fragmenter
 import MeshCrypto
+import MeshLink
 import MeshProtocol
 
 extension MeshEngine {

@@ -1,5 +1,6 @@
 import Flooding
 import MeshCrypto
+import MeshLink
 import MeshProtocol
 
 extension MeshEngine {

@@ -1,6 +1,7 @@
 import Flooding
 import Fragmenter
 import MeshCrypto
+import MeshLink
 import MeshProtocol
 
 /// Why the engine could not originate a message.

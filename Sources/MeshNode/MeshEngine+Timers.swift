@@ -1,4 +1,5 @@
 import Flooding
+import MeshLink
 import MeshProtocol
 
 extension MeshEngine {

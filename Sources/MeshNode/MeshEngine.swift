@@ -1,6 +1,7 @@
 import Flooding
 import Fragmenter
 import MeshCrypto
+import MeshLink
 import MeshProtocol
 
 /// The node engine: links, peers, keys, relay rules and timers as one state machine.

@@ -1,3 +1,4 @@
+import MeshLink
 import MeshProtocol
 
 /// Neighbour bookkeeping: a person (node ID) is not a link.

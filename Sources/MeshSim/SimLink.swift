@@ -1,3 +1,4 @@
+import MeshLink
 import MeshNode
 
 /// How a simulated connection behaves.

@@ -1,4 +1,5 @@
 import MeshCrypto
+import MeshLink
 import MeshNode
 import MeshProtocol
 

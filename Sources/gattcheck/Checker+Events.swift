@@ -1,6 +1,6 @@
 import Foundation
 import GATTBridge
-import MeshNode
+import MeshLink
 
 /// Event handling and the final report.
 extension Checker {

@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import GATTBridge
-import MeshNode
 import Synchronization
 
 /// One gattcheck run: a BlueZ transport, a frame sender, and what was observed.

@@ -1,5 +1,5 @@
 import Foundation
-import MeshNode
+import MeshLink
 
 /// Command-line options of gattcheck.
 

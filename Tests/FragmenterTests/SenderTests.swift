@@ -1,3 +1,4 @@
+import MeshProtocol
 import Testing
 @testable import Fragmenter
 

@@ -1,19 +1,8 @@
+import MeshProtocol
 @testable import Fragmenter
 
-/// A small deterministic PRNG (SplitMix64) so every random test input is reproducible.
-struct SplitMix64: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
-    }
-
+/// Reproducible random test input from the package's one SplitMix64.
+extension SplitMix64 {
     mutating func bytes(_ count: Int) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(count)

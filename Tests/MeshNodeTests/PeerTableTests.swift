@@ -1,3 +1,4 @@
+import MeshLink
 import MeshProtocol
 import Testing
 @testable import MeshNode

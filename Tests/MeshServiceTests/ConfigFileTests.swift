@@ -1,4 +1,5 @@
 import Testing
+import UDPTransport
 @testable import MeshService
 
 @Suite("meshnoded.conf parsing")

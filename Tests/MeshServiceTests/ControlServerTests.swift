@@ -1,6 +1,7 @@
 import ControlProtocol
 import Foundation
 import Glibc
+import MeshTestSupport
 import Testing
 @testable import MeshService
 

@@ -1,4 +1,5 @@
 import ControlProtocol
+import MeshLink
 import MeshNode
 import MeshProtocol
 import Synchronization

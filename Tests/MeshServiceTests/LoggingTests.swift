@@ -1,7 +1,9 @@
 import Foundation
-import Synchronization
+import MeshLink
 import MeshNode
 import MeshProtocol
+import MeshTestSupport
+import Synchronization
 import Testing
 @testable import MeshService
 

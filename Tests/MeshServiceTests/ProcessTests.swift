@@ -1,6 +1,7 @@
 import ControlProtocol
 import Dispatch
 import Glibc
+import MeshTestSupport
 import Testing
 @testable import MeshService
 

@@ -1,5 +1,6 @@
 import Dispatch
 import MeshCrypto
+import MeshLink
 import MeshNode
 import Testing
 @testable import MeshService

@@ -1,6 +1,7 @@
 import ControlProtocol
 import Foundation
 import Glibc
+import MeshTestSupport
 @testable import MeshService
 
 /// A bare socket client that can misbehave: partial lines, garbage, not reading.

@@ -1,5 +1,6 @@
 import ControlProtocol
 import Foundation
+import MeshTestSupport
 import Testing
 @testable import MeshService
 @testable import relayctl

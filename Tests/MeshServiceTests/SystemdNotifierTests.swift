@@ -1,5 +1,6 @@
 import ControlProtocol
 import Glibc
+import MeshTestSupport
 import Testing
 @testable import MeshService
 

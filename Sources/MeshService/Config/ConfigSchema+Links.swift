@@ -1,3 +1,4 @@
+import UDPTransport
 extension ConfigSchema {
     /// `[udp]` and `[bluez]`.
     static let linkOptions: [ConfigOption] = udpOptions + bluezOptions

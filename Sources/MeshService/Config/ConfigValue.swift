@@ -1,3 +1,4 @@
+import MeshProtocol
 /// A value that does not fit its key; `expected` describes what would.
 struct InvalidValue: Error, Equatable {
     /// What the key takes, for example "an integer in 1...65535".
@@ -60,14 +61,7 @@ enum ConfigValue {
     }
 
     /// Prints a duration in the largest unit that keeps it exact, as `duration` reads it.
-    static func format(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
-        if milliseconds != 0, milliseconds % 3_600_000 == 0 { return "\(milliseconds / 3_600_000)h" }
-        if milliseconds != 0, milliseconds % 60_000 == 0 { return "\(milliseconds / 60_000)m" }
-        if milliseconds % 1000 == 0 { return "\(milliseconds / 1000)s" }
-        return "\(milliseconds)ms"
-    }
+    static func format(_ duration: Duration) -> String { DurationText.format(duration) }
 
     /// Printable text of 1...`maxBytes` UTF-8 bytes without control characters.
     static func text(_ text: String, maxBytes: Int) throws(InvalidValue) -> String {

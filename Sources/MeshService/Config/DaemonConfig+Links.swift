@@ -1,4 +1,5 @@
 import GATTBridge
+import UDPTransport
 
 /// `[udp]` settings for the loopback UDP transport.
 public struct UDPSettings: Equatable, Sendable {

@@ -1,5 +1,6 @@
 import ControlProtocol
 import Glibc
+import UDPTransport
 
 /// One setting from the command line, already matched to its option.
 public struct ConfigOverride: Equatable, Sendable {

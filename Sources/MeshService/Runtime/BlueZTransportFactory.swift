@@ -1,5 +1,6 @@
 import GATTBridge
 import MeshCrypto
+import MeshLink
 import MeshNode
 
 /// Builds the BlueZ transport from `[bluez]` settings.

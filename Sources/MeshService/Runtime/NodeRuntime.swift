@@ -2,6 +2,7 @@ import ControlProtocol
 import Dispatch
 import Foundation
 import MeshCrypto
+import MeshLink
 import MeshNode
 import MeshProtocol
 

@@ -1,5 +1,7 @@
 import MeshCrypto
+import MeshLink
 import MeshNode
+import UDPTransport
 
 /// Builds the transport a configuration names.
 enum TransportFactory {

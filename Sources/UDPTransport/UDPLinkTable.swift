@@ -1,4 +1,5 @@
-import MeshNode
+import MeshLink
+import MeshProtocol
 
 /// The UDP transport's link bookkeeping as a pure value: datagrams and ticks in, actions out.
 ///

@@ -1,6 +1,7 @@
-import MeshNode
+import MeshLink
+import MeshTestSupport
 import Testing
-@testable import MeshService
+@testable import UDPTransport
 
 /// Real loopback sockets, short timers, bounded event-driven waits.
 @Suite("UDP transport over loopback sockets")

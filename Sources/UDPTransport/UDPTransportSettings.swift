@@ -33,14 +33,6 @@ public struct UDPTransportSettings: Equatable, Sendable {
         self.maxLinks = max(1, maxLinks)
     }
 
-    /// Creates settings from the `[udp]` section of the daemon configuration.
-    public init(_ config: UDPSettings) throws(UDPEndpointError) {
-        self.init(
-            bind: try UDPEndpoint(host: config.bind, port: config.port), neighbours: config.neighbours,
-            mtu: config.mtu, loss: config.loss, keepaliveInterval: config.keepaliveInterval,
-            linkTimeout: config.linkTimeout, connectInterval: config.connectInterval, maxLinks: config.maxLinks)
-    }
-
     /// How often the transport's timer runs: half the shortest period, at least 5 ms.
     var tickInterval: Duration {
         max(.milliseconds(5), min(keepaliveInterval, connectInterval, linkTimeout) / 2)

@@ -1,5 +1,5 @@
 import Dispatch
-import MeshNode
+import MeshLink
 import Synchronization
 
 /// A `MeshTransport` over loopback UDP that carries exactly the frames a GATT link would.

@@ -1,6 +1,6 @@
-import MeshNode
+import MeshLink
 import Testing
-@testable import MeshService
+@testable import UDPTransport
 
 /// Two link tables wired back to back, driven by explicit times; no sockets, no clocks.
 struct TablePair {

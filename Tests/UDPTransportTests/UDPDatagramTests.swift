@@ -1,5 +1,5 @@
 import Testing
-@testable import MeshService
+@testable import UDPTransport
 
 @Suite("UDP datagram codec")
 struct UDPDatagramTests {

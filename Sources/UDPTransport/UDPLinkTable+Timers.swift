@@ -1,11 +1,12 @@
-import MeshNode
+import MeshLink
+import MeshProtocol
 
 extension UDPLinkTable {
     /// Runs the timers: silent links go down, quiet links get a keepalive, due neighbours a connect.
     mutating func tick(now: Duration) -> [Action] {
         var actions: [Action] = []
         for id in links.keys.sorted() where now - (links[id]?.lastHeard ?? now) >= settings.linkTimeout {
-            actions += removeLink(id, reason: "silent for \(ConfigValue.format(settings.linkTimeout))",
+            actions += removeLink(id, reason: "silent for \(DurationText.format(settings.linkTimeout))",
                                   notifyPeer: true, now: now)
         }
         for id in links.keys.sorted() {

@@ -1,0 +1,24 @@
+/// What a transport knows about a link when it comes up.
+public struct LinkInfo: Equatable, Sendable {
+    /// The link's ID.
+    public var id: LinkID
+    /// Our role on the link.
+    public var role: LinkRole
+    /// The remote address (a BLE address or `host:port`); addresses rotate, so never an identity.
+    public var remoteAddress: String
+    /// The largest frame the link carries in one write or notification, in bytes: on BLE
+    /// the ATT MTU minus its 3-byte header (20...514), what CoreBluetooth calls
+    /// `maximumWriteValueLength`. Frames are at most this long.
+    public var mtu: Int
+    /// Received signal strength in dBm, when the transport knows it.
+    public var rssi: Int?
+
+    /// Creates link information.
+    public init(id: LinkID, role: LinkRole, remoteAddress: String, mtu: Int, rssi: Int? = nil) {
+        self.id = id
+        self.role = role
+        self.remoteAddress = remoteAddress
+        self.mtu = mtu
+        self.rssi = rssi
+    }
+}

@@ -1,0 +1,14 @@
+/// The boundary every radio or socket sits behind: BlueZ, loopback UDP and the simulator.
+///
+/// A transport reports links and frames through the handler given to `start`, and sends
+/// frames of at most the link's MTU. It never interprets frame contents.
+public protocol MeshTransport: AnyObject, Sendable {
+    /// Starts the transport; events arrive on `handler`, one at a time, in order.
+    func start(handler: @escaping @Sendable (TransportEvent) -> Void) throws
+    /// Sends one frame on a link.
+    func send(_ frame: [UInt8], on link: LinkID) -> SendOutcome
+    /// Closes a link (for example after a handshake timeout).
+    func disconnect(_ link: LinkID)
+    /// Stops the transport and closes every link.
+    func stop()
+}
