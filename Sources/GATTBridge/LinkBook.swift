@@ -145,7 +145,7 @@ public struct LinkBook: Equatable, Sendable {
     /// The longest frame sent on any link. ATT allows values of 512 bytes, but BlueZ 5.66 answered
     /// writes of 511 and 512 bytes with "Invalid Length" at an ATT MTU of 517 (seen in the VM), while
     /// 510 bytes passed; see docs/BLUEZ.md.
-    public static let frameCap = 510
+    public static let frameCap = LinkInfo.frameSizes.upperBound
 
     /// ATT MTUs outside 23...517 are clamped into it.
     public static func clampMTU(_ mtu: Int) -> Int { min(max(mtu, 23), 517) }

@@ -6,12 +6,17 @@ public struct LinkInfo: Equatable, Sendable {
     public var role: LinkRole
     /// The remote address (a BLE address or `host:port`); addresses rotate, so never an identity.
     public var remoteAddress: String
-    /// The largest frame the link carries in one write or notification, in bytes: on BLE
-    /// the ATT MTU minus its 3-byte header (20...514), what CoreBluetooth calls
-    /// `maximumWriteValueLength`. Frames are at most this long.
+    /// The largest frame the link carries in one write or notification, in bytes, within
+    /// `LinkInfo.frameSizes`: on BLE the ATT MTU minus its 3-byte header, what CoreBluetooth
+    /// calls `maximumWriteValueLength`. Frames are at most this long.
     public var mtu: Int
     /// Received signal strength in dBm, when the transport knows it.
     public var rssi: Int?
+
+    /// The range of the largest frame a link may carry, the same on every transport: from 20
+    /// bytes (the smallest ATT MTU, 23, minus its header) to 510 (the longest value BlueZ 5.66
+    /// writes in one ATT write; docs/BLUEZ.md). A UDP link carries exactly what a GATT link would.
+    public static let frameSizes: ClosedRange<Int> = 20...510
 
     /// Creates link information.
     public init(id: LinkID, role: LinkRole, remoteAddress: String, mtu: Int, rssi: Int? = nil) {

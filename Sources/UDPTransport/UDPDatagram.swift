@@ -1,3 +1,4 @@
+import MeshLink
 import MeshProtocol
 
 /// The datagram types of the loopback link protocol (docs/OPERATIONS.md, "UDP link protocol").
@@ -33,12 +34,12 @@ public enum UDPDatagramError: Error, Equatable, Sendable {
 public struct UDPDatagram: Equatable, Sendable {
     /// The header length in bytes.
     public static let headerLength = 18
-    /// The largest MTU any link may have.
-    public static let maxMTU = 517
-    /// The smallest MTU any link may have.
-    public static let minMTU = 23
+    /// The largest frame size a link may offer (`LinkInfo.frameSizes`, as on BLE).
+    public static let maxFrameSize = LinkInfo.frameSizes.upperBound
+    /// The smallest frame size a link may offer.
+    public static let minFrameSize = LinkInfo.frameSizes.lowerBound
     /// The longest datagram accepted.
-    public static let maxLength = headerLength + maxMTU
+    public static let maxLength = headerLength + maxFrameSize
 
     /// What the datagram says.
     public var type: UDPDatagramType
@@ -93,7 +94,7 @@ public struct UDPDatagram: Equatable, Sendable {
         self.init(type: type, fromCentral: bytes[1] == 1, instance: instance, linkNonce: nonce, body: reader.readRest())
         switch type {
         case .connect, .accept:
-            guard let mtu, (Self.minMTU...Self.maxMTU).contains(mtu) else { throw .malformed("bad MTU body") }
+            guard let mtu, (Self.minFrameSize...Self.maxFrameSize).contains(mtu) else { throw .malformed("bad MTU body") }
             guard fromCentral == (type == .connect) else { throw .malformed("\(type) from the wrong role") }
         case .keepalive, .close:
             guard body.isEmpty else { throw .malformed("\(type) with a body") }

@@ -183,7 +183,7 @@ struct UDPLinkTable: Sendable {
         lastLinkNumber += 1
         let link = Link(
             id: LinkID(lastLinkNumber), role: role, remote: remote, nonce: datagram.linkNonce,
-            peerInstance: datagram.instance, mtu: min(settings.mtu, datagram.mtu ?? UDPDatagram.minMTU),
+            peerInstance: datagram.instance, mtu: min(settings.mtu, datagram.mtu ?? UDPDatagram.minFrameSize),
             lastHeard: now, lastSent: now)
         links[link.id] = link
         keys[LinkKey(remote: remote, nonce: link.nonce, role: role)] = link.id

@@ -4,7 +4,7 @@ public struct UDPTransportSettings: Equatable, Sendable {
     public var bind: UDPEndpoint
     /// The ports this node connects to as central.
     public var neighbours: [UDPEndpoint]
-    /// The MTU this node offers; a link uses the smaller of both ends (23...517).
+    /// The largest frame this node offers; a link uses the smaller of both ends (20...510).
     public var mtu: Int
     /// The fraction of frames dropped on send (0.0...1.0); keepalives are never dropped.
     public var loss: Double
@@ -25,7 +25,7 @@ public struct UDPTransportSettings: Equatable, Sendable {
     ) {
         self.bind = bind
         self.neighbours = neighbours
-        self.mtu = min(max(mtu, UDPDatagram.minMTU), UDPDatagram.maxMTU)
+        self.mtu = min(max(mtu, UDPDatagram.minFrameSize), UDPDatagram.maxFrameSize)
         self.loss = min(max(loss, 0), 1)
         self.keepaliveInterval = keepaliveInterval
         self.linkTimeout = linkTimeout

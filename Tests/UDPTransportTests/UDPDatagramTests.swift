@@ -6,8 +6,8 @@ struct UDPDatagramTests {
     @Test func roundTripsEveryType() throws {
         let samples = [
             UDPDatagram(type: .connect, fromCentral: true, instance: 1, linkNonce: 2, body: UDPDatagram.mtuBody(185)),
-            UDPDatagram(type: .accept, fromCentral: false, instance: .max, linkNonce: 0, body: UDPDatagram.mtuBody(517)),
-            UDPDatagram(type: .frame, fromCentral: false, instance: 3, linkNonce: 4, body: Array(repeating: 7, count: 517)),
+            UDPDatagram(type: .accept, fromCentral: false, instance: .max, linkNonce: 0, body: UDPDatagram.mtuBody(510)),
+            UDPDatagram(type: .frame, fromCentral: false, instance: 3, linkNonce: 4, body: Array(repeating: 7, count: 510)),
             UDPDatagram(type: .frame, fromCentral: true, instance: 3, linkNonce: 4, body: []),
             UDPDatagram(type: .keepalive, fromCentral: true, instance: 5, linkNonce: 6),
             UDPDatagram(type: .close, fromCentral: false, instance: 7, linkNonce: 8),
@@ -27,8 +27,8 @@ struct UDPDatagramTests {
         ([9, 0] + header, .unknownType(9)),
         ([3, 2] + header, .malformed("reserved flag bits 2")),
         ([4, 0] + header + [1], .malformed("keepalive with a body")),
-        ([1, 1] + header + [0, 22], .malformed("bad MTU body")),
-        ([1, 1] + header + [2, 6], .malformed("bad MTU body")),
+        ([1, 1] + header + [0, 19], .malformed("bad MTU body")),
+        ([1, 1] + header + [1, 255], .malformed("bad MTU body")),
         ([1, 0] + header + [0, 23], .malformed("connect from the wrong role")),
         ([2, 1] + header + [0, 23], .malformed("accept from the wrong role")),
         ([3, 0] + header + [UInt8](repeating: 0, count: 518), .oversized(536)),

@@ -1,3 +1,4 @@
+import MeshLink
 import UDPTransport
 extension ConfigSchema {
     /// `[udp]` and `[bluez]`.
@@ -37,7 +38,7 @@ extension ConfigSchema {
         ConfigOption(
             section: "udp", key: "mtu", alias: "mtu", valueHint: "BYTES",
             summary: "largest frame offered on a link (the smaller end wins)",
-            apply: { config, text throws(InvalidValue) in config.udp.mtu = try ConfigValue.integer(text, in: 23...517) },
+            apply: { config, text throws(InvalidValue) in config.udp.mtu = try ConfigValue.integer(text, in: LinkInfo.frameSizes) },
             render: { String($0.udp.mtu) }),
         ConfigOption(
             section: "udp", key: "loss", alias: "loss", valueHint: "FRACTION",

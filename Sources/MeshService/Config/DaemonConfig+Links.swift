@@ -9,7 +9,7 @@ public struct UDPSettings: Equatable, Sendable {
     public var port: UInt16 = 7001
     /// The ports this node connects to as central (loopback only).
     public var neighbours: [UDPEndpoint] = []
-    /// The link MTU this node offers (23...517); a link uses the smaller of both ends.
+    /// The largest frame this node offers on a link (20...510, `LinkInfo.frameSizes`); a link uses the smaller of both ends.
     public var mtu = 185
     /// The fraction of frames dropped on send, for tests (0.0...1.0).
     public var loss = 0.0
