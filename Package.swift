@@ -29,7 +29,10 @@ let package = Package(
         .target(name: "Flooding", dependencies: ["MeshProtocol"]),
         .target(name: "MeshNode", dependencies: ["MeshProtocol", "MeshLink", "Fragmenter", "MeshCrypto", "Flooding"]),
         .target(name: "MeshSim", dependencies: ["MeshProtocol", "MeshLink", "MeshCrypto", "MeshNode"]),
-        .target(name: "GATTBridge", dependencies: ["CDBus", "MeshLink"]),
+        // libdbus-1 made safe: connection and event loop, messages, typed values, bounded decoding,
+        // exported object trees and introspection. Knows nothing of BlueZ.
+        .target(name: "DBusKit", dependencies: ["CDBus"]),
+        .target(name: "GATTBridge", dependencies: ["DBusKit", "MeshLink"]),
         // Loopback UDP links for tests and local meshes (docs/OPERATIONS.md, "UDP link protocol").
         .target(name: "UDPTransport", dependencies: ["MeshProtocol", "MeshLink"]),
         // The control socket's requests, replies, reports and events: all relayctl needs.
@@ -54,7 +57,7 @@ let package = Package(
         .testTarget(name: "MeshCryptoTests", dependencies: ["MeshProtocol", "MeshCrypto"]),
         .testTarget(name: "FloodingTests", dependencies: ["MeshProtocol", "Flooding"]),
         .testTarget(name: "MeshNodeTests", dependencies: ["MeshProtocol", "MeshLink", "MeshCrypto", "Flooding", "MeshNode", "MeshSim"]),
-        .testTarget(name: "GATTBridgeTests", dependencies: ["MeshLink", "GATTBridge"]),
+        .testTarget(name: "GATTBridgeTests", dependencies: ["MeshLink", "DBusKit", "GATTBridge"]),
         .testTarget(name: "MeshServiceTests", dependencies: [
             "MeshProtocol", "MeshCrypto", "Flooding", "MeshNode", "MeshService", "ControlProtocol", "relayctl",
             "MeshLink", "UDPTransport", "MeshTestSupport",

@@ -1,3 +1,4 @@
+import DBusKit
 /// What the BlueZ transport has done and seen, for status output and tests in the VM.
 public struct BlueZCounters: Equatable, Sendable {
     /// Frames delivered to the engine.

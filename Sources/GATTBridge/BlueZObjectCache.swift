@@ -1,3 +1,4 @@
+import DBusKit
 /// A mirror of bluetoothd's object tree, kept from GetManagedObjects and the ObjectManager and
 /// Properties signals. A pure value; all input is bounded and validated.
 public struct BlueZObjectCache: Equatable, Sendable {

@@ -1,3 +1,4 @@
+import DBusKit
 import Foundation
 
 /// Adapter setup: power, GATT application and advertisement registration, discovery.

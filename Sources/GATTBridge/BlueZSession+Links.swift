@@ -1,3 +1,4 @@
+import DBusKit
 import Foundation
 import MeshLink
 

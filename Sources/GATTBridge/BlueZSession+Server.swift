@@ -1,3 +1,4 @@
+import DBusKit
 
 /// Answers bluetoothd's calls on our exported GATT application and advertisement.
 extension BlueZSession {

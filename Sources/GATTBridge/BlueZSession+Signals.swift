@@ -1,3 +1,4 @@
+import DBusKit
 
 /// Routing of incoming messages and BlueZ's ObjectManager/Properties signals.
 extension BlueZSession {

@@ -1,3 +1,4 @@
+import DBusKit
 /// The objects we export to bluetoothd: a GATT application (one service, two characteristics)
 /// and an LE advertisement. A pure value; see docs/BLUEZ.md for the layout.
 public struct GATTApplication: Equatable, Sendable {

@@ -1,4 +1,5 @@
 import Testing
+@testable import DBusKit
 @testable import GATTBridge
 
 /// The mirror of bluetoothd's objects, fed with the shapes BlueZ sends.

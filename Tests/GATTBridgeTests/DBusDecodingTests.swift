@@ -1,4 +1,5 @@
 import Testing
+@testable import DBusKit
 @testable import GATTBridge
 
 /// Malformed or oversized input becomes a typed error, never a crash.

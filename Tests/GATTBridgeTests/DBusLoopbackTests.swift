@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+@testable import DBusKit
 @testable import GATTBridge
 
 /// End-to-end over a private dbus-daemon: one loop exports the GATT objects, another calls them with

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import DBusKit
 @testable import GATTBridge
 
 /// Round trips through libdbus: build a message, marshal it to wire bytes, parse it back, decode.

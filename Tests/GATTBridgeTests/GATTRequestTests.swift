@@ -1,4 +1,5 @@
 import Testing
+@testable import DBusKit
 @testable import GATTBridge
 
 /// Parsing what bluetoothd asks of our objects.

@@ -3,6 +3,7 @@ import Foundation
 import FoundationXML
 #endif
 import Testing
+@testable import DBusKit
 @testable import GATTBridge
 
 /// The exported objects: ObjectManager, Properties and Introspectable answers, and valid XML.

@@ -8,18 +8,18 @@ let dbusThreadsReady: Bool = dbus_threads_init_default() != 0
 ///
 /// Every method must be called on the loop thread. Replies arrive through completion closures,
 /// also on the loop thread; incoming calls and signals go to ``onMessage``.
-final class DBusConnection: @unchecked Sendable {
+public final class DBusConnection: @unchecked Sendable {
     /// The loop that owns the connection.
-    let loop: DBusEventLoop
+    public let loop: DBusEventLoop
     private var raw: OpaquePointer?
     /// Our unique bus name (`:1.42`).
-    private(set) var uniqueName = ""
+    public private(set) var uniqueName = ""
     /// Receives method calls and signals; returns true when it handled the message.
-    var onMessage: ((DBusMessage) -> Bool)?
+    public var onMessage: ((DBusMessage) -> Bool)?
     /// Called once when the bus drops the connection.
-    var onDisconnect: (() -> Void)?
+    public var onDisconnect: (() -> Void)?
     /// Called for every failed exchange, so the owner can count it.
-    var onError: ((DBusError) -> Void)?
+    public var onError: ((DBusError) -> Void)?
 
     private final class Pending {
         var call: OpaquePointer?
@@ -42,13 +42,20 @@ final class DBusConnection: @unchecked Sendable {
     private var pendings: [UInt64: Pending] = [:]
     private var nextToken: UInt64 = 1
 
-    init(loop: DBusEventLoop) { self.loop = loop }
+    /// Creates a connection for `loop`; nothing is opened until `open`.
+    public init(loop: DBusEventLoop) { self.loop = loop }
+
+    /// Stops the process when called off the loop thread: the connection's state is the loop's.
+    func preconditionOnLoop(_ function: StaticString = #function) {
+        precondition(loop.isCurrent, "DBusConnection.\(function) called off its loop thread")
+    }
 
     /// Whether the connection is open.
-    var isOpen: Bool { raw.map { dbus_connection_get_is_connected($0) != 0 } ?? false }
+    public var isOpen: Bool { raw.map { dbus_connection_get_is_connected($0) != 0 } ?? false }
 
     /// Connects to the system bus (or `DBUS_SYSTEM_BUS_ADDRESS`). Blocks for the bus handshake only.
-    func openSystemBus() throws(DBusError) {
+    public func openSystemBus() throws(DBusError) {
+        preconditionOnLoop()
         guard dbusThreadsReady else { throw .outOfMemory }
         var error = CDBus.DBusError()
         dbus_error_init(&error)
@@ -60,7 +67,8 @@ final class DBusConnection: @unchecked Sendable {
     }
 
     /// Connects to the bus at `address` (tests run a private dbus-daemon). Blocks for the handshake only.
-    func open(address: String) throws(DBusError) {
+    public func open(address: String) throws(DBusError) {
+        preconditionOnLoop()
         guard dbusThreadsReady else { throw .outOfMemory }
         var error = CDBus.DBusError()
         dbus_error_init(&error)
@@ -96,7 +104,8 @@ final class DBusConnection: @unchecked Sendable {
     }
 
     /// Closes the connection and fails every outstanding call with ``DBusError/disconnected``.
-    func close() {
+    public func close() {
+        preconditionOnLoop()
         guard let connection = raw else { return }
         raw = nil
         loop.afterIO = nil
@@ -132,15 +141,17 @@ final class DBusConnection: @unchecked Sendable {
     }
 
     /// Sends a message that expects no reply.
-    func send(_ message: DBusMessage) {
+    public func send(_ message: DBusMessage) {
+        preconditionOnLoop()
         guard let connection = raw else { onError?(.disconnected); return }
         if dbus_connection_send(connection, message.raw, nil) == 0 { onError?(.outOfMemory) }
     }
 
     /// Sends a method call; `completion` runs once with the reply, a typed error, or a timeout after `timeout` s.
     @discardableResult
-    func call(_ message: DBusMessage, timeout: Double,
+    public func call(_ message: DBusMessage, timeout: Double,
               completion: @escaping (Result<DBusMessage, DBusError>) -> Void) -> UInt64 {
+        preconditionOnLoop()
         let what = "\(message.interface ?? "").\(message.member ?? "")"
         let report: (Result<DBusMessage, DBusError>) -> Void = { [weak self] result in
             if case .failure(let error) = result { self?.onError?(error) }
@@ -178,7 +189,8 @@ final class DBusConnection: @unchecked Sendable {
     }
 
     /// Cancels an outstanding call; its completion runs with ``DBusError/cancelled(_:)``.
-    func cancel(_ token: UInt64) {
+    public func cancel(_ token: UInt64) {
+        preconditionOnLoop()
         guard let pending = pendings[token] else { return }
         if let call = pending.call { dbus_pending_call_cancel(call) }
         pending.finish(.failure(.cancelled(pending.what)))

@@ -7,7 +7,7 @@ import Synchronization
 /// It polls the connection's sockets (handed over by libdbus through watch functions), a wake-up
 /// pipe and its timers, and runs every job posted with ``post(_:)`` in order. Nothing on it blocks:
 /// method calls are pending calls whose timeouts libdbus registers through the timeout functions.
-final class DBusEventLoop: @unchecked Sendable {
+public final class DBusEventLoop: @unchecked Sendable {
     private struct Timer { let id: UInt64; let deadline: UInt64; let job: () -> Void }
 
     private let jobs = Mutex<[@Sendable () -> Void]>([])
@@ -22,10 +22,10 @@ final class DBusEventLoop: @unchecked Sendable {
     private var localJobs: [() -> Void] = []
     private var nextTimerID: UInt64 = 1
     /// Called on the loop thread after each wake-up to dispatch queued messages.
-    var afterIO: (() -> Void)?
+    public var afterIO: (() -> Void)?
 
     /// Creates the loop; it does not run until ``start(name:)``.
-    init() throws(DBusError) {
+    public init() throws(DBusError) {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw .connectionFailed("pipe: errno \(errno)") }
         for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK); _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
@@ -39,7 +39,7 @@ final class DBusEventLoop: @unchecked Sendable {
     }
 
     /// Starts the thread.
-    func start(name: String) {
+    public func start(name: String) {
         let thread = Thread { [self] in self.run() }
         thread.name = name
         self.thread = thread
@@ -47,25 +47,25 @@ final class DBusEventLoop: @unchecked Sendable {
     }
 
     /// Asks the thread to finish after its current job; `final` runs on it last.
-    func stop(final: @escaping @Sendable () -> Void) {
+    public func stop(final: @escaping @Sendable () -> Void) {
         post { [self] in final(); running.store(false, ordering: .releasing) }
     }
 
     /// Whether the caller runs on the loop thread.
-    var isCurrent: Bool { Thread.current === thread }
+    public var isCurrent: Bool { Thread.current === thread }
 
     /// Runs `job` on the loop thread, after the jobs posted before it. Callable from any thread.
-    func post(_ job: @escaping @Sendable () -> Void) {
+    public func post(_ job: @escaping @Sendable () -> Void) {
         jobs.withLock { $0.append(job) }
         wake()
     }
 
     /// Runs `job` on the loop thread in its next round, after the current dispatch. Loop thread only.
-    func later(_ job: @escaping () -> Void) { localJobs.append(job) }
+    public func later(_ job: @escaping () -> Void) { localJobs.append(job) }
 
     /// Runs `job` on the loop thread after `seconds`; returns an ID for ``cancelTimer(_:)``. Loop thread only.
     @discardableResult
-    func after(_ seconds: Double, _ job: @escaping () -> Void) -> UInt64 {
+    public func after(_ seconds: Double, _ job: @escaping () -> Void) -> UInt64 {
         let id = nextTimerID
         nextTimerID += 1
         timers.append(Timer(id: id, deadline: Self.now() + UInt64(max(0, seconds) * 1e9), job: job))
@@ -73,7 +73,7 @@ final class DBusEventLoop: @unchecked Sendable {
     }
 
     /// Cancels a timer that has not fired. Loop thread only.
-    func cancelTimer(_ id: UInt64) { timers.removeAll { $0.id == id } }
+    public func cancelTimer(_ id: UInt64) { timers.removeAll { $0.id == id } }
 
     private func wake() {
         var byte: UInt8 = 1
