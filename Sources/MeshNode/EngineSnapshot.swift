@@ -46,6 +46,9 @@ extension MeshEngine {
         }
     }
 
+    /// What the transport last said about a link (MTU and signal strength kept current).
+    public func linkInfo(_ link: LinkID) -> LinkInfo? { links[link]?.info }
+
     /// Every neighbour, including those in their departure grace, sorted by ID.
     public func neighbourSnapshots() -> [NeighbourSnapshot] {
         let allLinks = linkSnapshots()

@@ -3,38 +3,6 @@ import MeshCrypto
 import MeshLink
 import MeshProtocol
 
-/// Where a link is in its life: keys first, then the profile, then traffic.
-public enum LinkPhase: String, Sendable {
-    /// Waiting for the key exchange to complete.
-    case keyExchange
-    /// Keys are agreed; waiting for the neighbour's signed profile.
-    case awaitingProfile
-    /// The profile is verified; the link carries traffic for its neighbour.
-    case ready
-}
-
-/// What a link has once its key exchange verified: the link seal and who is on the other end.
-struct KeyedLink {
-    /// Seals and opens this link's packets.
-    var session: LinkSession
-    /// The neighbour's identity, proven by its key exchange.
-    let peer: NodeID
-    /// When the current keys were agreed.
-    var keyedAt: Duration
-    /// Whether our profile went out on these keys (again only while the handshake is unfinished).
-    var profileSent = false
-}
-
-/// A link's stage, each case with the data it has.
-enum LinkStage {
-    /// Waiting for the key exchange; the handshake lives in `LinkState` (it also re-keys later).
-    case keying
-    /// Keyed; waiting for the neighbour's profile.
-    case awaitingProfile(KeyedLink)
-    /// The neighbour's profile verified; the link carries its traffic.
-    case ready(KeyedLink)
-}
-
 /// The engine's state for one link.
 struct LinkState {
     var info: LinkInfo

@@ -4,47 +4,6 @@ import MeshCrypto
 import MeshLink
 import MeshProtocol
 
-/// Why the engine could not originate a message.
-public enum SendFailure: Error, Equatable, Sendable {
-    /// The text is longer than a chat body allows.
-    case textTooLong(Int)
-    /// No key is known for the destination (it is not a neighbour and no join notice named it).
-    case unknownDestination(NodeID)
-    /// The destination is this node.
-    case destinationIsSelf
-    /// Sealing or signing failed.
-    case crypto(String)
-    /// No neighbour is ready or in its departure grace: the message would go nowhere.
-    case noNeighbours
-}
-
-/// What became of a message this node originated.
-public struct OriginatedMessage: Equatable, Sendable {
-    /// The new message's ID.
-    public var messageID: MessageID
-    /// Neighbours it was sent to at once, on a ready link.
-    public var sentTo: Int
-    /// Neighbours in their departure grace it is held for (sent when a link is ready again).
-    public var heldFor: Int
-
-    /// Creates a record.
-    public init(messageID: MessageID, sentTo: Int, heldFor: Int) {
-        self.messageID = messageID
-        self.sentTo = sentTo
-        self.heldFor = heldFor
-    }
-}
-
-/// What happened to one envelope addressed to one neighbour.
-enum NeighbourDelivery: Equatable {
-    /// Sealed and handed to the transport on a ready link.
-    case sent
-    /// Held until a link to the neighbour is ready again.
-    case held
-    /// Neither (the link could not seal or split it, or the hold limits allow nothing).
-    case notSent
-}
-
 extension MeshEngine {
     /// Originates a chat message: broadcast when `destination` is nil, else a direct message
     /// sealed end to end for it. Returns what became of it; the actions go out with it.

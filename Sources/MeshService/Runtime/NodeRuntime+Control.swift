@@ -34,7 +34,7 @@ extension NodeRuntime: NodeControlling {
             let neighbours = engine.neighbourSnapshots().map { neighbour in
                 NeighbourReport(
                     nodeID: neighbour.nodeID, profile: neighbour.profile,
-                    links: neighbour.links.map { LinkReport(linkInfo[$0.info.id] ?? $0.info) },
+                    links: neighbour.links.map { LinkReport($0.info) },
                     lastHeardSecondsAgo: seconds(now - neighbour.lastHeard))
             }
             let remote = engine.remoteNodeSnapshots().map {

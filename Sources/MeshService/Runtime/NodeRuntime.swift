@@ -19,7 +19,6 @@ public final class NodeRuntime: Sendable {
         var tickTimer: DispatchSourceTimer?
         var watchers: [UInt64: @Sendable (WatchEvent) -> Void] = [:]
         var nextWatcher: UInt64 = 1
-        var linkInfo: [LinkID: LinkInfo] = [:]
         var state = "starting"
         var controlCounters: @Sendable () -> [String: UInt64] = { [:] }
         var transportCounters: @Sendable () -> [String: UInt64] = { [:] }
@@ -63,11 +62,6 @@ public final class NodeRuntime: Sendable {
     var nextWatcher: UInt64 {
         get { confined.value.nextWatcher }
         _modify { yield &confined.value.nextWatcher }
-    }
-    /// What the transport reported about each link; only on `queue`.
-    var linkInfo: [LinkID: LinkInfo] {
-        get { confined.value.linkInfo }
-        _modify { yield &confined.value.linkInfo }
     }
     /// `starting`, `running` or `stopping`; only on `queue`.
     var state: String {
@@ -136,19 +130,14 @@ public final class NodeRuntime: Sendable {
     func handle(_ event: TransportEvent) {
         switch event {
         case .linkUp(let info):
-            linkInfo[info.id] = info
             logger.info(.linkUp, "link up (\(info.role.rawValue), mtu \(info.mtu))",
                         LogFields(link: info.id, address: info.remoteAddress))
             broadcast(.link(up: info))
         case .linkDown(let link, let reason):
-            let info = linkInfo.removeValue(forKey: link)
+            let info = engine.linkInfo(link)
             logger.info(.linkDown, "link down: \(reason)", LogFields(link: link, address: info?.remoteAddress, reason: reason))
             broadcast(.link(down: link, reason: reason))
-        case .mtuChanged(let link, let mtu):
-            linkInfo[link]?.mtu = mtu
-        case .rssiChanged(let link, let rssi):
-            linkInfo[link]?.rssi = rssi
-        case .frameReceived:
+        case .mtuChanged, .rssiChanged, .frameReceived:
             break
         }
         perform(engine.handle(event, now: now))

@@ -1,0 +1,26 @@
+import MeshLink
+import MeshProtocol
+
+/// Something that happened in the engine, for logs, `relayctl watch` and tests.
+public enum EngineEvent: Equatable, Sendable {
+    /// A chat message was delivered here.
+    case delivered(DeliveredMessage)
+    /// A link's key exchange completed.
+    case linkKeyed(LinkID, peer: NodeID)
+    /// A neighbour's profile was verified and it joined (not a return within the grace).
+    case neighbourJoined(Profile)
+    /// A neighbour in its grace came back over a new link.
+    case neighbourReturned(NodeID)
+    /// A neighbour departed after its grace.
+    case neighbourDeparted(NodeID)
+    /// A remote node was learned from its join notice.
+    case nodeLearned(Profile, hops: UInt8)
+    /// A link produced no valid profile within the handshake timeout.
+    case handshakeTimedOut(LinkID)
+    /// A message was relayed to `count` neighbours.
+    case relayed(MessageID, kind: MessageKind, hops: UInt8, count: Int, opaque: Bool)
+    /// A received envelope was dropped.
+    case dropped(MessageID?, kind: MessageKind?, cause: DropCause, link: LinkID)
+    /// A link was refused by the allow or deny list.
+    case refused(LinkID, peer: NodeID)
+}

@@ -1,0 +1,14 @@
+import MeshCrypto
+import MeshProtocol
+
+/// What a link has once its key exchange verified: the link seal and who is on the other end.
+struct KeyedLink {
+    /// Seals and opens this link's packets.
+    var session: LinkSession
+    /// The neighbour's identity, proven by its key exchange.
+    let peer: NodeID
+    /// When the current keys were agreed.
+    var keyedAt: Duration
+    /// Whether our profile went out on these keys (again only while the handshake is unfinished).
+    var profileSent = false
+}

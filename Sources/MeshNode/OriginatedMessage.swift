@@ -1,0 +1,18 @@
+import MeshProtocol
+
+/// What became of a message this node originated.
+public struct OriginatedMessage: Equatable, Sendable {
+    /// The new message's ID.
+    public var messageID: MessageID
+    /// Neighbours it was sent to at once, on a ready link.
+    public var sentTo: Int
+    /// Neighbours in their departure grace it is held for (sent when a link is ready again).
+    public var heldFor: Int
+
+    /// Creates a record.
+    public init(messageID: MessageID, sentTo: Int, heldFor: Int) {
+        self.messageID = messageID
+        self.sentTo = sentTo
+        self.heldFor = heldFor
+    }
+}
