@@ -5,6 +5,7 @@ import MeshCrypto
 import MeshLink
 import MeshNode
 import MeshProtocol
+import Synchronization
 
 /// Runs one engine against one transport: the daemon's heart, shared by every transport.
 ///
@@ -35,6 +36,14 @@ public final class NodeRuntime: Sendable {
     let clock = ContinuousClock()
     let startedAt: ContinuousClock.Instant
     let confined: QueueConfined<EngineQueueState>
+    /// The bounded, per-link fair way in for transport events (any thread → the engine queue).
+    let inbox = Mutex(InboxState())
+
+    /// The inbox and whether a drain is already queued.
+    struct InboxState {
+        var events = FairInbox()
+        var drainQueued = false
+    }
 
     /// Creates a runtime; nothing runs until `start`.
     public init(identity: NodeIdentity, engine: MeshEngine, transport: any MeshTransport, transportName: String, logger: DaemonLogger) {
@@ -92,10 +101,7 @@ public final class NodeRuntime: Sendable {
 
     /// Starts the transport and the engine's timers (ticked every `tickInterval`).
     public func start(tickInterval: Duration = .milliseconds(250)) throws {
-        try transport.start { [weak self] event in
-            guard let self else { return }
-            self.queue.async { self.handle(event) }
-        }
+        try transport.start { [weak self] event in self?.enqueue(event) }
         let timer = DispatchSource.makeTimerSource(queue: queue)
         let milliseconds = Int(tickInterval.components.seconds * 1000 + tickInterval.components.attoseconds / 1_000_000_000_000_000)
         timer.schedule(deadline: .now(), repeating: .milliseconds(max(10, milliseconds)))
@@ -161,5 +167,30 @@ public final class NodeRuntime: Sendable {
     /// Sends a watch event to every watcher.
     func broadcast(_ event: WatchEvent) {
         for sink in watchers.values { sink(event) }
+    }
+
+    /// Takes a transport event in (any thread) and makes sure a drain is queued.
+    func enqueue(_ event: TransportEvent) {
+        let startDrain = inbox.withLock { state -> Bool in
+            state.events.push(event)
+            guard !state.drainQueued, !state.events.isEmpty else { return false }
+            state.drainQueued = true
+            return true
+        }
+        if startDrain { queue.async { self.drainInbox() } }
+    }
+
+    /// Handles up to 64 waiting events, links in turn, then yields the queue to ticks and
+    /// control requests and comes back for the rest.
+    func drainInbox() {
+        for _ in 0..<64 {
+            guard let event = inbox.withLock({ $0.events.next() }) else { break }
+            handle(event)
+        }
+        let more = inbox.withLock { state -> Bool in
+            state.drainQueued = !state.events.isEmpty
+            return state.drainQueued
+        }
+        if more { queue.async { self.drainInbox() } }
     }
 }
