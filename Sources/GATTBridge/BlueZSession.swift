@@ -8,12 +8,17 @@ final class BlueZSession: @unchecked Sendable {
     enum Registration: Equatable { case unregistered, registering, registered }
 
     struct Attempt {
-        enum Stage { case stoppingDiscovery, connecting, resolving, subscribing }
         let path: String
         let address: String
-        var stage: Stage
+        var stage: AttemptStage
+        /// When the whole attempt must be over (session clock).
+        var deadline: Double
         var call: UInt64 = 0
         var timer: UInt64 = 0
+        /// When services were first seen resolved without our characteristic.
+        var resolvedAt: Double?
+        /// The timer of the next look for the characteristic.
+        var lookupTimer: UInt64?
     }
 
     let config: BlueZConfiguration
@@ -234,6 +239,7 @@ final class BlueZSession: @unchecked Sendable {
         if let timer = reaperTimer { loop.cancelTimer(timer); reaperTimer = nil }
         if let attempt = connecting {
             loop.cancelTimer(attempt.timer)
+            if let timer = attempt.lookupTimer { loop.cancelTimer(timer) }
             connecting = nil
         }
         if let notifications = gatt.setNotifying(false) {
