@@ -166,7 +166,10 @@ final class BlueZSession: @unchecked Sendable {
         let rules = [
             "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='org.bluez'",
             "type='signal',sender='org.bluez',interface='org.freedesktop.DBus.ObjectManager'",
-            "type='signal',sender='org.bluez',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged'",
+            // Only our adapter's subtree: with several adapters (or nodes) on one bus, discovery floods
+            // every listener with the other adapters' RSSI and advertising-data changes otherwise.
+            "type='signal',sender='org.bluez',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',"
+                + "path_namespace='\(adapterPath)'",
         ]
         for rule in rules {
             call("org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
