@@ -22,10 +22,13 @@ failed=0
 
 start_line "$count"
 started=$(uptime_s)
+(sleep 25; top -b -n 1 -w 160 | head -n 25 > "$MESHLAB_OUT/vm/top.txt") &   # who uses the CPU while linking
+want=(1 2 2 2 1)
 lined_up() {
   bluez_running || return 0
-  neighbours_at_least 1 2 && neighbours_at_least 2 2 && neighbours_at_least 3 2 &&
-    neighbours_at_least 0 1 && neighbours_at_least 4 1
+  local i
+  for i in 0 1 2 3 4; do log_neighbours_at_least "$i" "${want[$i]}" || return 1; done
+  for i in 0 1 2 3 4; do neighbours_at_least "$i" "${want[$i]}" || return 1; done
 }
 if wait_until 300 lined_up && bluez_running; then
   lineup=$(awk -v a="$(uptime_s)" -v b="$started" 'BEGIN { printf "%.1f", a - b }')

@@ -21,6 +21,13 @@ wait_until() {
 }
 # Whether node I has at least N neighbours (keyed links).
 neighbours_at_least() { [ "$(ctl "$1" --json status 2>/dev/null | json_number neighbourCount)" -ge "$2" ] 2>/dev/null; }
+# Whether node I's log shows at least N neighbours now (joined minus departed). Cheap: relayctl is a
+# process start, which costs a second of CPU under software emulation; poll with this, confirm with
+# neighbours_at_least.
+log_neighbours_at_least() {
+  local log="$MESHLAB_OUT/meshnoded-${names[$1]}.log"
+  [ $(( $(grep -c 'neighbour joined' "$log") - $(grep -c 'neighbour departed' "$log") )) -ge "$2" ]
+}
 # Whether node I has delivered at least N messages.
 delivered_at_least() { [ "$(counter "$1" message delivered)" -ge "$2" ] 2>/dev/null; }
 # Node I's node ID (32 hex digits).
@@ -38,6 +45,7 @@ uptime_lines() {
 start_line() {
   local count=$1 i j dir args deny
   addr=(); pids=()
+  [ -e /dev/fd ] || ln -s /proc/self/fd /dev/fd   # process substitution; the VM's devtmpfs lacks it
   for ((i = 0; i < count; i++)); do addr+=("$(address "${adapters[$i]}")"); done
   stamp "adapters ${adapters[*]:0:$count} (${addr[*]})"
   for ((i = 0; i < count; i++)); do
