@@ -17,7 +17,8 @@ extension BlueZSession {
             // at once: the node with the lower address dials first, the other one a few seconds later.
             let hold = holdUntil[device.address] ?? {
                 let until = time + ConnectionTieBreak.hold(own: ownAddress, peer: device.address,
-                                                           unit: Double.random(in: 0..<1))
+                                                           unit: Double.random(in: 0..<1),
+                                                           connectTimeout: config.connectTimeout)
                 holdUntil[device.address] = until
                 if holdUntil.count > 512 { holdUntil = holdUntil.filter { $0.value > time - 600 } }
                 return until
