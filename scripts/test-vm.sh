@@ -21,15 +21,15 @@ bin="${MESHNODE_BIN:-$(swift build --show-bin-path)}"
 # The fixed emulator lives beside the repository (CI clones the repository next to shared/).
 fixed_btvirt="$repo/../shared/blelab/btvirt/btvirt"
 
-# Runs one scenario with one retry.  Usage: scenario NAME NODES CONTROLLERS [blelab-run options...]
+# Runs one scenario with one retry.  Usage: scenario NAME CONTROLLERS [blelab-run options...] COMMAND...
 scenario() {
-  local name=$1 nodes=$2 controllers=$3; shift 3
+  local name=$1 controllers=$2; shift 2
   local attempt out status
   for attempt in 1 2; do
     out=$(mktemp -d /tmp/meshnode-vm.XXXXXX)
     echo "== BlueZ VM test: $name, attempt $attempt (logs in $out)"
     set +e
-    scripts/blelab-run -n "$controllers" -t 600 -o "$out" "$@" env NODES="$nodes" Tests/VM/meshnoded-line.sh "$bin"
+    scripts/blelab-run -n "$controllers" -t 600 -o "$out" "$@"
     status=$?
     set -e
     if [ "$status" = 0 ]; then echo "BlueZ VM test: $name passed"; return 0; fi
@@ -40,6 +40,6 @@ scenario() {
 }
 
 [ -x "$fixed_btvirt" ] || { echo "BlueZ VM test: the fixed btvirt is missing at $fixed_btvirt" >&2; exit 1; }
-scenario pair 2 3
-scenario "line of 3" 3 4 --btvirt "$fixed_btvirt"
+scenario pair 3 env NODES=2 Tests/VM/meshnoded-line.sh "$bin"
+scenario "line of 3" 4 --btvirt "$fixed_btvirt" env NODES=3 Tests/VM/meshnoded-line.sh "$bin"
 echo "BlueZ VM test: every scenario passed"
