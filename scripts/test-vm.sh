@@ -6,6 +6,8 @@
 #   line of 3   A-B-C by deny lists on the fixed btvirt (../shared/blelab/btvirt/btvirt beside the
 #               repository: the stock one cannot carry a controller's second LE link, docs/BLUEZ.md
 #               "Why: btvirt's connection handles"); B relays, opaque for the direct message.
+#   line of 5   A-B-C-D-E on the fixed btvirt: A's broadcast stops after 3 hops (at D), D's broadcast
+#               teaches A its keys, a direct A -> D is opaque at B and C (Tests/VM/meshnoded-line5.sh).
 # Each scenario that fails is tried once more (software-emulated radios are slow and sometimes lose
 # a controller at boot); a second failure fails the whole run. Exit 0 when every scenario passed.
 set -euo pipefail
@@ -42,4 +44,5 @@ scenario() {
 [ -x "$fixed_btvirt" ] || { echo "BlueZ VM test: the fixed btvirt is missing at $fixed_btvirt" >&2; exit 1; }
 scenario pair 3 env NODES=2 Tests/VM/meshnoded-line.sh "$bin"
 scenario "line of 3" 4 --btvirt "$fixed_btvirt" env NODES=3 Tests/VM/meshnoded-line.sh "$bin"
+scenario "line of 5" 6 --btvirt "$fixed_btvirt" Tests/VM/meshnoded-line5.sh "$bin"
 echo "BlueZ VM test: every scenario passed"
