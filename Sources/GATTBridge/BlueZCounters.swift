@@ -45,6 +45,8 @@ public struct BlueZCounters: Equatable, Sendable {
     public var staleConnectionsDropped = 0
     /// Device objects removed from bluetoothd after repeated failures, to clear its state.
     public var devicesRemoved = 0
+    /// Failed attempts whose LE connection was left up because the peer may be using it.
+    public var sharedConnectionsKept = 0
     /// Profile reads refused because the node is not discoverable.
     public var profileReadsRefused = 0
     /// D-Bus errors by kind.

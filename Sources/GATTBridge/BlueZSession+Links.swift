@@ -66,7 +66,9 @@ extension BlueZSession {
         log(.info, "\(record.id) up: \(address) as \(role.rawValue), ATT MTU \(record.attMTU)"
             + (wrote ? " (peer wrote first)" : ""))
         deliver(.linkUp(record.info))
-        if !ours { refreshAdvertisement() }
+        // A link to the device we are dialling (its first write can come before our own lookup) ends
+        // the attempt: otherwise it would hold the one attempt slot until its deadline.
+        if ours { finishAttempt() } else { refreshAdvertisement() }
         return record
     }
 
