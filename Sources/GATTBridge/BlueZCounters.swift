@@ -6,6 +6,13 @@ public struct BlueZCounters: Equatable, Sendable {
     public var framesWritten = 0
     /// Frames sent as notifications.
     public var notificationsSent = 0
+    /// Frames that waited for the peer's GATT database to resolve (or for a subscriber) before they went out.
+    public var framesHeld = 0
+    /// Notifications from a peer's characteristic ignored because we host the mesh service: a node is
+    /// always written to, so a notification it sees was meant for a client of that peer.
+    public var notificationsIgnored = 0
+    /// Clients without a GATT server refused because another one held the notification route.
+    public var notifyClientsRefused = 0
     /// Writes that BlueZ answered with an error or that timed out.
     public var writesFailed = 0
     /// Accepted frames still queued when their link went down (never sent).

@@ -76,6 +76,8 @@ extension BlueZSession {
             if let changed = gatt.setNotifying(on) {
                 emit(path: gatt.messagePath, interface: DBusObjectTree.properties, member: "PropertiesChanged", changed)
             }
+            log(.debug, on ? "a peer subscribed to our message characteristic" : "no subscriber left")
+            if on { loop.later { [self] in releaseAllHeld() } }
             return .reply([])
         case .readMessage:
             return .reply([.bytes([])])
