@@ -15,6 +15,12 @@ extension BlueZSession {
                 return
             }
             let peer = peerDatabase(path)
+            if link.remoteCharacteristic != nil, peer == .noMeshService {
+                // The peer's service went away (its application was unregistered): nothing to write to,
+                // and notifying a node would not reach it (nodes ignore notifications).
+                closeLink(link.id, reason: "the peer's mesh service went away", disconnectDevice: false)
+                return
+            }
             if peer != .unresolved, let changed = shared.withLock({ $0.links.setPeer(device: path, peer) }) {
                 if let mtu = remoteCharacteristic(path)?.mtu { updateMTU(device: path, attMTU: mtu) }
                 peerResolved(changed)
