@@ -8,8 +8,8 @@ public struct BlueZCounters: Equatable, Sendable {
     public var notificationsSent = 0
     /// Frames that waited for the peer's GATT database to resolve (or for a subscriber) before they went out.
     public var framesHeld = 0
-    /// Notifications from a peer's characteristic ignored because we host the mesh service: a node is
-    /// always written to, so a notification it sees was meant for a client of that peer.
+    /// Notifications ignored on a link whose peer writes to us: they went to every subscriber of that
+    /// peer and were meant for a client of it without a GATT server.
     public var notificationsIgnored = 0
     /// Clients without a GATT server refused because another one held the notification route.
     public var notifyClientsRefused = 0

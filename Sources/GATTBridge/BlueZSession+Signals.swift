@@ -111,9 +111,9 @@ extension BlueZSession {
                   let link = shared.withLock({ $0.links.link(forDevice: device) }) else { return }
             if let mtu = try? changed["MTU"]?.uint16() { updateMTU(device: device, attMTU: Int(mtu)) }
             if let value = changed["Value"], path == link.remoteCharacteristic {
-                // A node hosts the mesh service, so its peers always write to it: a notification it sees
-                // went to every subscriber of that peer and is meant for a client without a GATT server.
-                guard !config.gattServer else {
+                // A peer that writes to us sends nothing by notification: BlueZ 5.66 notifies every
+                // subscriber, so what we see is meant for a client of that peer without a GATT server.
+                guard !link.peerWrites else {
                     count { $0.notificationsIgnored += 1 }
                     return
                 }

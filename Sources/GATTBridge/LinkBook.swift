@@ -18,6 +18,9 @@ public struct LinkRecord: Equatable, Sendable {
     public var rssi: Int?
     /// Frames handed to BlueZ and not yet acknowledged.
     public var inFlight: Int
+    /// Whether the peer has written a frame to our characteristic on this link. A peer that writes to
+    /// us never sends by notification, so its notifications are for another subscriber and are ignored.
+    public var peerWrites = false
 
     /// The peer's message characteristic, when its database has one.
     public var remoteCharacteristic: String? {
@@ -129,6 +132,13 @@ public struct LinkBook: Equatable, Sendable {
             $0.id < id && $0.role == .peripheral && $0.peer == .noMeshService
         }.count
         return SendRoute(role: record.role, peer: record.peer, subscribed: subscribed, olderNotifyClients: older)
+    }
+
+    /// Records that the peer wrote a frame to us; returns true the first time.
+    public mutating func setPeerWrites(device path: String) -> Bool {
+        guard let id = byDevice[path], links[id]?.peerWrites == false else { return false }
+        links[id]?.peerWrites = true
+        return true
     }
 
     /// Records a signal strength; returns true when it changed.

@@ -73,6 +73,17 @@ import Testing
         #expect(book.decide(size: 10, on: p2.id, queueLimit: 8, notifying: true) == .notify, "the route is free again")
     }
 
+    @Test func aPeerThatWritesIsMarkedOnce() throws {
+        var book = LinkBook()
+        let link = try opened(&book, devicePath: a, address: "A", role: .central, attMTU: 185, remoteCharacteristic: "/c")
+        #expect(link.peerWrites == false, "notifications count until the peer writes")
+        let first = book.setPeerWrites(device: a), again = book.setPeerWrites(device: a)
+        let unknown = book.setPeerWrites(device: b)
+        #expect(first && !again)
+        #expect(!unknown, "no link")
+        #expect(book.links[link.id]?.peerWrites == true)
+    }
+
     @Test func mtuIsClampedAndChangesReported() throws {
         var book = LinkBook()
         let link = try opened(&book, devicePath: a, address: "A", role: .central, attMTU: 5, remoteCharacteristic: nil)
