@@ -73,6 +73,9 @@ ctl 0 peers | tee "$MESHLAB_OUT/peers-P.txt"
 grep -q "GATT application registered\|advertising " "$MESHLAB_OUT/meshnoded-P.log" && fail "P registered a GATT application or advertised"
 ctl 1 --json peers | tr -d '\n ' | grep -q '"role":"peripheral"' || fail "B shows no peripheral link"
 
+device_name() { busctl --system get-property org.bluez "/org/bluez/$1/dev_${2//:/_}" org.bluez.Device1 "$3" 2>/dev/null | cut -d'"' -f2; }
+stamp "P's bluetoothd shows B as Name='$(device_name "${adapters[0]}" "${addr[1]}" Name)' Alias='$(device_name "${adapters[0]}" "${addr[1]}" Alias)'; B advertises '$(ctl 1 --json id | sed -n 's/.*"shortID" *: *"\([0-9a-f]*\)".*/\1/p')'"
+
 id_p=$(node_id 0); id_c=$(node_id 2)
 sent=$(ctl 0 send "broadcast from the client")
 if wait_until 60 delivered_at_least 2 1; then stamp "broadcast $sent P -> C delivered"; else fail "broadcast P -> C did not arrive"; fi
