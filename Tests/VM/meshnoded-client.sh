@@ -42,6 +42,15 @@ found_after() { # adapter address limit start
   done
   awk -v now="$(uptime_s)" -v start="$start" 'BEGIN { printf "%.1f s", now - start }'
 }
+# Seconds (by the VM clock) until ADAPTER's advertising manager has an active advertisement, at most LIMIT.
+advertising_after() { # adapter limit start
+  local deadline=$(( $(date +%s) + $2 ))
+  until [ "$(busctl --system get-property org.bluez "/org/bluez/$1" org.bluez.LEAdvertisingManager1 ActiveInstances 2>/dev/null | cut -d' ' -f2)" -ge 1 ] 2>/dev/null; do
+    [ "$(date +%s)" -lt "$deadline" ] || { echo "never"; return 1; }
+    sleep 0.1
+  done
+  awk -v now="$(uptime_s)" -v start="$3" 'BEGIN { printf "%.1f s", now - start }'
+}
 start_node() { # index, extra flags...
   local i=$1; shift
   local dir="/tmp/mesh-${names[$i]}"; mkdir -p "$dir"
@@ -57,9 +66,9 @@ pids=()
 start_node 0 --gatt-server false --deny "${addr[2]}"
 sleep 2
 t_b=$(uptime_s); start_node 1
-stamp "B started; P's scan found B after $(found_after "${adapters[0]}" "${addr[1]}" 60 "$t_b")"
+stamp "B started; advertising after $(advertising_after "${adapters[1]}" 60 "$t_b"); P's scan found B after $(found_after "${adapters[0]}" "${addr[1]}" 60 "$t_b")"
 t_c=$(uptime_s); start_node 2 --deny "${addr[0]}"
-stamp "C started; B's scan found C after $(found_after "${adapters[1]}" "${addr[2]}" 60 "$t_c")"
+stamp "C started; advertising after $(advertising_after "${adapters[2]}" 60 "$t_c"); B's scan found C after $(found_after "${adapters[1]}" "${addr[2]}" 60 "$t_c")"
 
 if wait_until 240 neighbours_at_least 1 2 && wait_until 60 neighbours_at_least 0 1 && wait_until 60 neighbours_at_least 2 1; then
   stamp "up: B has 2 neighbours, P and C one each"
@@ -74,7 +83,11 @@ grep -q "GATT application registered\|advertising " "$MESHLAB_OUT/meshnoded-P.lo
 ctl 1 --json peers | tr -d '\n ' | grep -q '"role":"peripheral"' || fail "B shows no peripheral link"
 
 device_name() { busctl --system get-property org.bluez "/org/bluez/$1/dev_${2//:/_}" org.bluez.Device1 "$3" 2>/dev/null | cut -d'"' -f2; }
-stamp "P's bluetoothd shows B as Name='$(device_name "${adapters[0]}" "${addr[1]}" Name)' Alias='$(device_name "${adapters[0]}" "${addr[1]}" Alias)'; B advertises '$(ctl 1 --json id | sed -n 's/.*"shortID" *: *"\([0-9a-f]*\)".*/\1/p')'"
+adapter_alias() { busctl --system get-property org.bluez "/org/bluez/$1" org.bluez.Adapter1 Alias 2>/dev/null | cut -d'"' -f2; }
+names_seen() {
+  stamp "names: P's bluetoothd shows B as Name='$(device_name "${adapters[0]}" "${addr[1]}" Name)' Alias='$(device_name "${adapters[0]}" "${addr[1]}" Alias)'; B advertises '$(ctl 1 --json id | sed -n 's/.*"shortID" *: *"\([0-9a-f]*\)".*/\1/p')', its adapter alias (GAP name) is '$(adapter_alias "${adapters[1]}")'; B shows P as Name='$(device_name "${adapters[1]}" "${addr[0]}" Name)'"
+}
+names_seen
 
 id_p=$(node_id 0); id_c=$(node_id 2)
 sent=$(ctl 0 send "broadcast from the client")
@@ -93,6 +106,7 @@ if wait_until 60 delivered_at_least 0 2; then stamp "direct $sent C -> P deliver
 grep -q "sealed, opaque" "$MESHLAB_OUT/meshnoded-B.log" || fail "B's log does not show an opaque relay"
 grep -q "direct from the client\|direct to the client" "$MESHLAB_OUT"/meshnoded-*.log && fail "message text found in a log"
 
+names_seen
 notified=$(counter 1 transport notifications_sent); held=$(counter 1 transport frames_held)
 received=$(counter 0 transport frames_received); p_notified=$(counter 0 transport notifications_sent)
 ignored=$(counter 2 transport notifications_ignored)
