@@ -12,12 +12,16 @@
 #   3. a broadcast P -> C and one C -> P arrive (two hops, through B);
 #   4. a direct message P -> C and one C -> P arrive, relayed opaque by B;
 #   5. B sent notifications (its frames to P), P received frames and sent none as notifications;
-#   6. every node stops on SIGTERM with exit status 0.
+#   6. with SECOND_CLIENT=1 (a fourth adapter: blelab-run -n 5), a second client Q dials B too: B
+#      refuses it (notify_clients_refused; BlueZ 5.66 would show Q every notification meant for P)
+#      and P still receives from C;
+#   7. every node stops on SIGTERM with exit status 0.
 . "$MESHLAB_LIB"
 bin=$(readlink -f "$1")
 read -r -a adapters <<< "$MESHLAB_ADAPTERS"
-[ ${#adapters[@]} -ge 3 ] || { echo "only ${#adapters[@]} adapters: $MESHLAB_ADAPTERS"; exit 3; }
-names=(P B C)
+count=3; [ "${SECOND_CLIENT:-0}" = 1 ] && count=4
+[ ${#adapters[@]} -ge $count ] || { echo "only ${#adapters[@]} adapters: $MESHLAB_ADAPTERS"; exit 3; }
+names=(P B C Q)
 failed=0
 stamp() { printf '%7.2f  %s\n' "$(uptime_s)" "$*"; }
 fail() { stamp "FAIL: $*"; failed=1; }
@@ -38,7 +42,7 @@ found_after() { # adapter address limit start
   local path="/org/bluez/$1/dev_${2//:/_}" start=$4 deadline=$(( $(date +%s) + $3 ))
   until busctl --system introspect org.bluez "$path" org.bluez.Device1 >/dev/null 2>&1; do
     [ "$(date +%s)" -lt "$deadline" ] || { echo "never"; return 1; }
-    sleep 0.1
+    sleep 0.2
   done
   awk -v now="$(uptime_s)" -v start="$start" 'BEGIN { printf "%.1f s", now - start }'
 }
@@ -47,7 +51,7 @@ advertising_after() { # adapter limit start
   local deadline=$(( $(date +%s) + $2 ))
   until [ "$(busctl --system get-property org.bluez "/org/bluez/$1" org.bluez.LEAdvertisingManager1 ActiveInstances 2>/dev/null | cut -d' ' -f2)" -ge 1 ] 2>/dev/null; do
     [ "$(date +%s)" -lt "$deadline" ] || { echo "never"; return 1; }
-    sleep 0.1
+    sleep 0.2
   done
   awk -v now="$(uptime_s)" -v start="$3" 'BEGIN { printf "%.1f s", now - start }'
 }
@@ -60,8 +64,8 @@ start_node() { # index, extra flags...
   pids[$i]=$!
 }
 
-addr=(); for i in 0 1 2; do addr+=("$(address "${adapters[$i]}")"); done
-stamp "adapters ${adapters[*]:0:3} (${addr[*]}): P is the client, B and C nodes"
+addr=(); for i in $(seq 0 $((count - 1))); do addr+=("$(address "${adapters[$i]}")"); done
+stamp "adapters ${adapters[*]:0:$count} (${addr[*]}): P is the client, B and C nodes"
 pids=()
 start_node 0 --gatt-server false --deny "${addr[2]}"
 sleep 2
@@ -115,12 +119,23 @@ stamp "B: notifications_sent=$notified frames_held=$held; P: frames_received=$re
 [ "${received:-0}" -gt 0 ] || fail "P received no frame"
 [ "${p_notified:-0}" = 0 ] || fail "P sent notifications"
 
+if [ $count = 4 ]; then
+  start_node 3 --gatt-server false --deny "${addr[2]}"
+  stamp "second client Q started"
+  refused_at_least() { [ "$(counter 1 transport notify_clients_refused)" -ge 1 ] 2>/dev/null; }
+  if wait_until 90 refused_at_least; then stamp "B refused Q: notify_clients_refused=$(counter 1 transport notify_clients_refused)"; else fail "B did not refuse the second client"; fi
+  before=$(counter 0 message delivered)
+  ctl 2 send "still for the first client" > /dev/null
+  if wait_until 60 delivered_at_least 0 $((before + 1)); then stamp "P still receives from C"; else fail "P lost its route when Q came"; fi
+  [ "$(ctl 3 --json status | json_number neighbourCount)" = 0 ] || fail "Q has a neighbour"
+fi
+
 stamp "stopping"
-for i in 0 1 2; do
+for i in $(seq 0 $((count - 1))); do
   kill -TERM "${pids[$i]}"
   wait "${pids[$i]}" || fail "node ${names[$i]} exited $?"
 done
-for i in 0 1 2; do
+for i in $(seq 0 $((count - 1))); do
   echo "== ${names[$i]}: $(grep -c 'link up' "$MESHLAB_OUT/meshnoded-${names[$i]}.log") link-ups, $(grep -c 'link keyed' "$MESHLAB_OUT/meshnoded-${names[$i]}.log") key exchanges"
 done
 stamp "result: $([ $failed = 0 ] && echo PASS || echo FAIL)"
