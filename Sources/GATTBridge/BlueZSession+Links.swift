@@ -5,8 +5,9 @@ import MeshNode
 extension BlueZSession {
     /// Reacts to any change of a device: link loss, services resolved, signal strength.
     ///
-    /// A peer that dials us gets no link until its first write arrives (``incomingWrite``): the dialler
-    /// speaks first, so nothing reaches a phone before it has set up its side of the link.
+    /// A peer that dialled us gets its link when its services are resolved and show our service, or at
+    /// its first write (``incomingWrite``), whichever comes first. A peer without our service (a client
+    /// that only dials and subscribes) therefore gets its link at its first write, after it subscribed.
     func deviceChanged(_ path: String, lostConnection: Bool) {
         guard let device = cache.device(path) else { return }
         if let link = shared.withLock({ $0.links.link(forDevice: path) }) {
@@ -34,6 +35,8 @@ extension BlueZSession {
             } else {
                 advanceAttempt()
             }
+        } else if device.connected, device.servicesResolved, remoteCharacteristic(path) != nil {
+            _ = openLink(device: path, address: device.address, attMTU: nil, wrote: false)
         } else {
             considerConnecting()
         }
