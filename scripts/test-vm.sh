@@ -7,7 +7,12 @@
 #               repository: the stock one cannot carry a controller's second LE link, docs/BLUEZ.md
 #               "Why: btvirt's connection handles"); B relays, opaque for the direct message.
 #   line of 5   A-B-C-D-E on the fixed btvirt: A's broadcast stops after 3 hops (at D), D's broadcast
-#               teaches A its keys, a direct A -> D is opaque at B and C (Tests/VM/meshnoded-line5.sh).
+#               teaches A its keys, a direct A -> D is opaque at B and C (Tests/VM/meshnoded-line5.sh);
+#   client      a client without a GATT server (meshnoded --gatt-server false) in a line P-B-C gets
+#               its frames by notification and reaches C two hops away, both ways
+#               (Tests/VM/meshnoded-client.sh, fixed btvirt);
+#   outage      A-B-C on the fixed btvirt: messages A sends while bluetoothd is down, and while B's
+#               adapter is off, are held and reach C once B is back (Tests/VM/meshnoded-outage.sh).
 # Each scenario that fails is tried once more (software-emulated radios are slow and sometimes lose
 # a controller at boot); a second failure fails the whole run. Exit 0 when every scenario passed.
 set -euo pipefail
@@ -45,4 +50,6 @@ scenario() {
 scenario pair 3 env NODES=2 Tests/VM/meshnoded-line.sh "$bin"
 scenario "line of 3" 4 --btvirt "$fixed_btvirt" env NODES=3 Tests/VM/meshnoded-line.sh "$bin"
 scenario "line of 5" 6 --btvirt "$fixed_btvirt" Tests/VM/meshnoded-line5.sh "$bin"
+scenario client 4 --btvirt "$fixed_btvirt" Tests/VM/meshnoded-client.sh "$bin"
+scenario outage 4 --btvirt "$fixed_btvirt" Tests/VM/meshnoded-outage.sh "$bin"
 echo "BlueZ VM test: every scenario passed"

@@ -52,6 +52,10 @@ final class BlueZSession: @unchecked Sendable {
     /// Frames waiting for their link's single outstanding WriteValue (BlueZ allows one per characteristic).
     var writeQueues: [LinkID: [(frame: [UInt8], characteristic: String)]] = [:]
     var writing: Set<LinkID> = []
+    /// Frames waiting for their link's route (the peer's database, or a subscriber), in order.
+    var heldFrames: [LinkID: [[UInt8]]] = [:]
+    /// Closes a link whose held frames found no route in time.
+    var holdTimers: [LinkID: UInt64] = [:]
     /// When each connected device without a link was first seen connected (for the stale-connection reaper).
     var connectedSince: [String: Double] = [:]
     var reaperTimer: UInt64?
