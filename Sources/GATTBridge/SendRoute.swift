@@ -1,4 +1,4 @@
-import MeshNode
+import MeshLink
 
 /// What the transport knows of the GATT database on the other end of a link.
 public enum PeerDatabase: Equatable, Sendable {

@@ -1,4 +1,4 @@
-import MeshNode
+import MeshLink
 import Testing
 @testable import GATTBridge
 
