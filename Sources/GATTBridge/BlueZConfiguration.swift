@@ -27,6 +27,9 @@ public struct BlueZConfiguration: Equatable, Sendable {
     public var powerOnAdapter: Bool
     /// Backoff for reconnecting to a device and for re-registering with BlueZ.
     public var reconnect: ReconnectPolicy
+    /// Whether to export the GATT application and advertise (a node). False makes a client that only
+    /// dials nodes, subscribes to their message characteristic and receives every frame as a notification.
+    public var gattServer: Bool
 
     /// The default service UUID (this project's own; see docs/BLUEZ.md).
     public static let defaultServiceUUID = "8f2c0001-5e1a-4c7b-9d3e-6d657368ee01"
@@ -43,7 +46,7 @@ public struct BlueZConfiguration: Equatable, Sendable {
                 allowAddresses: Set<String> = [], denyAddresses: Set<String> = [],
                 maxConnections: Int = 7, connectTimeout: Double = 15, callTimeout: Double = 10,
                 sendQueueLimit: Int = 32, powerOnAdapter: Bool = true,
-                reconnect: ReconnectPolicy = ReconnectPolicy()) {
+                reconnect: ReconnectPolicy = ReconnectPolicy(), gattServer: Bool = true) {
         self.adapter = adapter
         self.localName = localName
         self.serviceUUID = serviceUUID
@@ -57,6 +60,7 @@ public struct BlueZConfiguration: Equatable, Sendable {
         self.sendQueueLimit = sendQueueLimit
         self.powerOnAdapter = powerOnAdapter
         self.reconnect = reconnect
+        self.gattServer = gattServer
     }
 
     /// A copy with UUIDs lowercased, or the first problem found.

@@ -7,6 +7,13 @@ public struct BlueZCounters: Equatable, Sendable {
     public var framesWritten = 0
     /// Frames sent as notifications.
     public var notificationsSent = 0
+    /// Frames that waited for the peer's GATT database to resolve (or for a subscriber) before they went out.
+    public var framesHeld = 0
+    /// Notifications ignored on a link whose peer writes to us: they went to every subscriber of that
+    /// peer and were meant for a client of it without a GATT server.
+    public var notificationsIgnored = 0
+    /// Clients without a GATT server refused because another one held the notification route.
+    public var notifyClientsRefused = 0
     /// Writes that BlueZ answered with an error or that timed out.
     public var writesFailed = 0
     /// Accepted frames still queued when their link went down (never sent).
@@ -45,6 +52,8 @@ public struct BlueZCounters: Equatable, Sendable {
     public var staleConnectionsDropped = 0
     /// Device objects removed from bluetoothd after repeated failures, to clear its state.
     public var devicesRemoved = 0
+    /// Failed attempts whose LE connection was left up because the peer may be using it.
+    public var sharedConnectionsKept = 0
     /// Profile reads refused because the node is not discoverable.
     public var profileReadsRefused = 0
     /// D-Bus errors by kind.

@@ -32,8 +32,10 @@ extension BlueZSession {
         considerConnecting()
     }
 
+    /// Registers the GATT application, unless this is a client without a GATT server (then nothing is
+    /// registered or advertised, and frames arrive as notifications on the links we dial).
     func registerApplication() {
-        guard adapterReady, appState == .unregistered else { return }
+        guard config.gattServer, adapterReady, appState == .unregistered else { return }
         appState = .registering
         call(path: adapterPath, interface: BlueZ.gattManager, member: "RegisterApplication",
              [.objectPath(gatt.appPath), .propertyMap([:])]) { [self] result in

@@ -16,7 +16,8 @@ extension BlueZSession {
             // at once: the node with the lower address dials first, the other one a few seconds later.
             let hold = holdUntil[device.address] ?? {
                 let until = time + ConnectionTieBreak.hold(own: ownAddress, peer: device.address,
-                                                           unit: Double.random(in: 0..<1))
+                                                           unit: Double.random(in: 0..<1),
+                                                           connectTimeout: config.connectTimeout)
                 holdUntil[device.address] = until
                 if holdUntil.count > 512 { holdUntil = holdUntil.filter { $0.value > time - 600 } }
                 return until
@@ -65,8 +66,10 @@ extension BlueZSession {
     }
 
     private func startAttempt(_ device: BlueZObjectCache.Device) {
-        var attempt = Attempt(path: device.path, address: device.address, stage: .stoppingDiscovery)
-        attempt.timer = loop.after(config.connectTimeout * 2 + 2) { [self] in
+        let bound = config.connectTimeout * 2 + 2
+        var attempt = Attempt(path: device.path, address: device.address, stage: .stoppingDiscovery,
+                              deadline: now() + bound)
+        attempt.timer = loop.after(bound) { [self] in
             if connecting?.path == device.path { attemptFailed("setup timed out") }
         }
         connecting = attempt
@@ -91,18 +94,42 @@ extension BlueZSession {
         }
     }
 
-    /// Moves the attempt on once the device is connected and its services are resolved.
+    /// Moves the attempt on once the device is connected, its services are resolved and our
+    /// characteristic is in the mirror (``CharacteristicLookup``: it may show up after `ServicesResolved`).
     func advanceAttempt() {
         guard let attempt = connecting, attempt.stage == .resolving,
-              let device = cache.device(attempt.path), device.connected, device.servicesResolved else { return }
+              let device = cache.device(attempt.path), device.connected else { return }
         if shared.withLock({ $0.links.link(forDevice: attempt.path) }) != nil {
             finishAttempt()
             return
         }
-        guard let characteristic = cache.characteristic(of: attempt.path, serviceUUID: config.serviceUUID,
-                                                        uuid: config.messageCharacteristicUUID) else {
-            attemptFailed("no mesh characteristic on \(attempt.address)")
+        let time = now()
+        let found = remoteCharacteristic(attempt.path)
+        if device.servicesResolved, found == nil, attempt.resolvedAt == nil { connecting?.resolvedAt = time }
+        let step = CharacteristicLookup.step(servicesResolved: device.servicesResolved, characteristic: found?.path,
+                                             resolvedAt: connecting?.resolvedAt, now: time,
+                                             grace: config.connectTimeout, deadline: attempt.deadline)
+        if let timer = connecting?.lookupTimer { loop.cancelTimer(timer); connecting?.lookupTimer = nil }
+        let characteristic: (path: String, mtu: Int?)
+        switch step {
+        case .waitForServices:
             return
+        case .recheck(let at):
+            if attempt.resolvedAt == nil { log(.debug, "\(attempt.address) resolved without our characteristic yet; looking again") }
+            connecting?.lookupTimer = loop.after(max(0.05, at - time)) { [self] in
+                guard connecting?.path == attempt.path else { return }
+                connecting?.lookupTimer = nil
+                advanceAttempt()
+            }
+            return
+        case .giveUp:
+            attemptFailed("no mesh characteristic on \(attempt.address) after its services resolved")
+            return
+        case .subscribe(let path):
+            characteristic = (path, found?.mtu)
+        }
+        if let resolvedAt = connecting?.resolvedAt {
+            log(.info, "\(attempt.address): our characteristic appeared \(String(format: "%.2f", time - resolvedAt)) s after ServicesResolved")
         }
         connecting?.stage = .subscribing
         connecting?.call = call(path: characteristic.path, interface: BlueZ.characteristic,
@@ -126,33 +153,46 @@ extension BlueZSession {
     func finishAttempt() {
         guard let attempt = connecting else { return }
         loop.cancelTimer(attempt.timer)
+        if let timer = attempt.lookupTimer { loop.cancelTimer(timer) }
         connecting = nil
         backoff.recordSuccess(attempt.address)
         refreshAdvertisement()
         loop.later { [self] in considerConnecting() }
     }
 
-    /// Ends the attempt in progress as a failure: cancel, back off, resume discovery.
+    /// Ends the attempt in progress as a failure: cancel, back off, resume discovery. What is undone
+    /// follows ``AttemptCleanup``: an LE connection that exists may carry the peer's link and is left up.
     func attemptFailed(_ reason: String, disconnect: Bool = true) {
         guard let attempt = connecting else { return }
         connecting = nil
         loop.cancelTimer(attempt.timer)
+        if let timer = attempt.lookupTimer { loop.cancelTimer(timer) }
         if attempt.call != 0 { connection?.cancel(attempt.call) }
         count { $0.connectFailures += 1 }
         let delay = backoff.recordFailure(attempt.address, now: now(), unit: Double.random(in: 0..<1))
         log(.warning, "connection to \(attempt.address) failed (\(reason)); next try in \(String(format: "%.1f", delay)) s")
-        // Cancel our pending connection, but never a connection the peer made meanwhile (one LE link per pair).
-        let peerConnected = attempt.stage == .connecting && cache.device(attempt.path)?.connected == true
-        if disconnect, !peerConnected, shared.withLock({ $0.links.link(forDevice: attempt.path) }) == nil {
-            call(path: attempt.path, interface: BlueZ.device, member: "Disconnect") { [self] _ in
-                // After repeated failures forget bluetoothd's device object (cached GATT database,
-                // connection state); discovery creates it afresh.
-                guard (backoff.entries[attempt.address]?.failures ?? 0) >= 2 else { return }
-                count { $0.devicesRemoved += 1 }
-                log(.info, "removing \(attempt.address) from bluetoothd after repeated failures")
-                call(path: adapterPath, interface: BlueZ.adapter, member: "RemoveDevice",
-                     [.objectPath(attempt.path)]) { _ in }
+        let linked = { [self] in shared.withLock { $0.links.link(forDevice: attempt.path) } != nil }
+        let connected = { [self] in cache.device(attempt.path)?.connected == true }
+        let cleanup = AttemptCleanup.after(stage: attempt.stage, connected: connected(), linked: linked(),
+                                           failures: backoff.entries[attempt.address]?.failures ?? 0)
+        if disconnect, !cleanup.disconnect, attempt.stage.pastConnect, connected() {
+            count { $0.sharedConnectionsKept += 1 }
+            log(.info, "leaving the connection to \(attempt.address) up: the peer may be using it")
+        }
+        // After repeated failures forget bluetoothd's device object (cached GATT database, connection
+        // state); discovery creates it afresh. Never while connected: RemoveDevice disconnects first.
+        let remove = { [self] in
+            guard AttemptCleanup.mayRemove(connected: connected(), linked: linked()) else { return }
+            count { $0.devicesRemoved += 1 }
+            log(.info, "removing \(attempt.address) from bluetoothd after repeated failures")
+            call(path: adapterPath, interface: BlueZ.adapter, member: "RemoveDevice", [.objectPath(attempt.path)]) { _ in }
+        }
+        if disconnect, cleanup.disconnect {
+            call(path: attempt.path, interface: BlueZ.device, member: "Disconnect") { _ in
+                if cleanup.removeDevice { remove() }
             }
+        } else if disconnect, cleanup.removeDevice {
+            remove()
         }
         loop.later { [self] in considerConnecting() }
     }

@@ -5,6 +5,10 @@ import MeshLink
 /// Opening, updating and closing links, and carrying frames.
 extension BlueZSession {
     /// Reacts to any change of a device: link loss, services resolved, signal strength.
+    ///
+    /// A peer that dialled us gets its link when its services are resolved and show our service, or at
+    /// its first write (``incomingWrite``), whichever comes first. A peer without our service (a client
+    /// that only dials and subscribes) therefore gets its link at its first write, after it subscribed.
     func deviceChanged(_ path: String, lostConnection: Bool) {
         guard let device = cache.device(path) else { return }
         if let link = shared.withLock({ $0.links.link(forDevice: path) }) {
@@ -12,9 +16,16 @@ extension BlueZSession {
                 closeLink(link.id, reason: "disconnected", disconnectDevice: false)
                 return
             }
-            if link.remoteCharacteristic == nil, device.servicesResolved, let found = remoteCharacteristic(path) {
-                shared.withLock { $0.links.setRemoteCharacteristic(device: path, found.path) }
-                if let mtu = found.mtu { updateMTU(device: path, attMTU: mtu) }
+            let peer = peerDatabase(path)
+            if link.remoteCharacteristic != nil, peer == .noMeshService {
+                // The peer's service went away (its application was unregistered): nothing to write to,
+                // and notifying a node would not reach it (nodes ignore notifications).
+                closeLink(link.id, reason: "the peer's mesh service went away", disconnectDevice: false)
+                return
+            }
+            if peer != .unresolved, let changed = shared.withLock({ $0.links.setPeer(device: path, peer) }) {
+                if let mtu = remoteCharacteristic(path)?.mtu { updateMTU(device: path, attMTU: mtu) }
+                peerResolved(changed)
             }
             if let rssi = device.rssi, let id = shared.withLock({ $0.links.setRSSI(device: path, rssi) }) {
                 deliver(.rssiChanged(id, rssi: rssi))
@@ -37,6 +48,33 @@ extension BlueZSession {
         cache.characteristic(of: device, serviceUUID: config.serviceUUID, uuid: config.messageCharacteristicUUID)
     }
 
+    /// What the peer's GATT database holds, as far as BlueZ has resolved it.
+    func peerDatabase(_ device: String) -> PeerDatabase {
+        if let found = remoteCharacteristic(device) { return .messageCharacteristic(found.path) }
+        return cache.device(device)?.servicesResolved == true ? .noMeshService : .unresolved
+    }
+
+    /// The peer's database became known or changed: refuse a second client without a GATT server
+    /// (BlueZ 5.66 would show it the first one's notifications), otherwise send what waited.
+    func peerResolved(_ link: LinkRecord) {
+        let notifying = shared.withLock { $0.notifying }
+        guard let route = shared.withLock({ $0.links.route(of: link.id, subscribed: notifying) }) else { return }
+        log(.info, "\(link.id) peer database: " + {
+            switch link.peer {
+            case .messageCharacteristic: return "mesh service, frames are written"
+            case .noMeshService: return "no mesh service, frames are notified"
+            case .unresolved: return "not resolved"
+            }
+        }())
+        if case .refuse(.notifyTaken) = route.decision {
+            count { $0.notifyClientsRefused += 1 }
+            closeLink(link.id, reason: "a second client without a GATT server (BlueZ 5.66 notifies every subscriber)",
+                      disconnectDevice: true)
+            return
+        }
+        releaseHeld(link.id)
+    }
+
     /// Opens the link for a device after the address filter and connection limit; reports it up.
     func openLink(device path: String, address: String, attMTU: Int?, wrote: Bool) -> LinkRecord? {
         guard !stopping else { return nil }
@@ -55,19 +93,23 @@ extension BlueZSession {
             return nil
         }
         let remote = remoteCharacteristic(path)
+        let peer = peerDatabase(path)
         let mtu = attMTU ?? remote?.mtu ?? 23
         let role: LinkRole = ours ? .central : .peripheral
         guard let record = shared.withLock({ state -> LinkRecord? in
             guard let record = state.links.open(devicePath: path, address: address, role: role, attMTU: mtu,
-                                                remoteCharacteristic: remote?.path) else { return nil }
+                                                peer: peer) else { return nil }
             state.counters.linksUp += 1
             return record
         }) else { return shared.withLock { $0.links.link(forDevice: path) } }
         log(.info, "\(record.id) up: \(address) as \(role.rawValue), ATT MTU \(record.attMTU)"
             + (wrote ? " (peer wrote first)" : ""))
         deliver(.linkUp(record.info))
-        if !ours { refreshAdvertisement() }
-        return record
+        // A link to the device we are dialling (its first write can come before our own lookup) ends
+        // the attempt: otherwise it would hold the one attempt slot until its deadline.
+        if ours { finishAttempt() } else { refreshAdvertisement() }
+        if peer != .unresolved { peerResolved(record) }
+        return shared.withLock { $0.links.links[record.id] }
     }
 
     /// Records a new ATT MTU and tells the engine when the frame limit changed.
@@ -113,9 +155,10 @@ extension BlueZSession {
         }
     }
 
-    /// Forgets a closed link's queued frames, counting them.
+    /// Forgets a closed link's queued and held frames, counting them.
     func discardQueue(_ id: LinkID) {
-        let dropped = writeQueues.removeValue(forKey: id)?.count ?? 0
+        let dropped = (writeQueues.removeValue(forKey: id)?.count ?? 0) + (heldFrames.removeValue(forKey: id)?.count ?? 0)
+        if let timer = holdTimers.removeValue(forKey: id) { loop.cancelTimer(timer) }
         writing.remove(id)
         if dropped > 0 { count { $0.framesDroppedWithLink += dropped } }
     }
@@ -153,8 +196,51 @@ extension BlueZSession {
         }
     }
 
-    /// Carries one accepted frame: a write to the peer's characteristic, or a notification.
+    /// Carries one accepted frame: a write to the peer's characteristic, a notification, or a wait for the route.
     func transmit(_ frame: [UInt8], on id: LinkID, decision: SendDecision) {
+        // Frames already waiting go first: a later frame joins them to keep the order.
+        if decision == .hold || heldFrames[id] != nil {
+            guard shared.withLock({ $0.links.links[id] != nil }) else { return }
+            count { $0.framesHeld += 1 }
+            if heldFrames[id] == nil {
+                let bound = config.connectTimeout
+                holdTimers[id] = loop.after(bound) { [self] in
+                    holdTimers[id] = nil
+                    guard heldFrames[id] != nil else { return }
+                    closeLink(id, reason: "no route to the peer within \(Int(bound)) s (database not resolved, "
+                              + "or not subscribed)", disconnectDevice: true)
+                }
+            }
+            heldFrames[id, default: []].append(frame)
+            releaseHeld(id)
+            return
+        }
+        carry(frame, on: id, decision)
+    }
+
+    /// Sends the frames that waited for a link's route, in order, as far as the route is known now.
+    func releaseHeld(_ id: LinkID) {
+        guard var waiting = heldFrames[id], !waiting.isEmpty else { return }
+        let notifying = shared.withLock { $0.notifying }
+        guard let route = shared.withLock({ $0.links.route(of: id, subscribed: notifying) }) else { return }
+        let decision: SendDecision
+        switch route.decision {
+        case .wait: return
+        case .write(let path): decision = .write(characteristic: path)
+        case .notify: decision = .notify
+        case .refuse(let reason): decision = .refuse(.full, reason)
+        }
+        heldFrames[id] = nil
+        if let timer = holdTimers.removeValue(forKey: id) { loop.cancelTimer(timer) }
+        while !waiting.isEmpty { carry(waiting.removeFirst(), on: id, decision) }
+    }
+
+    /// Sends what waited on every link (someone subscribed).
+    func releaseAllHeld() {
+        for id in heldFrames.keys.sorted() { releaseHeld(id) }
+    }
+
+    private func carry(_ frame: [UInt8], on id: LinkID, _ decision: SendDecision) {
         switch decision {
         case .write(let characteristic):
             writeQueues[id, default: []].append((frame, characteristic))
@@ -166,8 +252,13 @@ extension BlueZSession {
                 state.links.finished(on: id)
                 state.counters.notificationsSent += 1
             }
-        case .refuse:
-            shared.withLock { $0.links.finished(on: id) }
+        case .refuse(_, let reason):
+            shared.withLock { state in
+                state.links.finished(on: id)
+                state.counters.refuse(reason)
+            }
+        case .hold:
+            heldFrames[id, default: []].append(frame)
         }
     }
 }

@@ -76,6 +76,8 @@ extension BlueZSession {
             if let changed = gatt.setNotifying(on) {
                 emit(path: gatt.messagePath, interface: DBusObjectTree.properties, member: "PropertiesChanged", changed)
             }
+            log(.debug, on ? "a peer subscribed to our message characteristic" : "no subscriber left")
+            if on { loop.later { [self] in releaseAllHeld() } }
             return .reply([])
         case .readMessage:
             return .reply([.bytes([])])
@@ -116,6 +118,9 @@ extension BlueZSession {
         }
         guard let link else { return .error(name: "org.bluez.Error.NotPermitted", text: "not accepted") }
         if let mtu = options.mtu { updateMTU(device: device, attMTU: mtu) }
+        if shared.withLock({ $0.links.setPeerWrites(device: device) }) {
+            log(.debug, "\(link.id) peer writes to us; its notifications are ignored from now on")
+        }
         count { $0.framesReceived += 1 }
         deliver(.frameReceived(link.id, bytes))
         return .reply([])

@@ -14,6 +14,7 @@ extension BlueZSession {
         stopping = true
         if let attempt = connecting {
             loop.cancelTimer(attempt.timer)
+            if let timer = attempt.lookupTimer { loop.cancelTimer(timer) }
             connecting = nil
             call(path: attempt.path, interface: BlueZ.device, member: "Disconnect") { _ in }
         }

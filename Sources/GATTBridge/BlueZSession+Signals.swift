@@ -111,6 +111,12 @@ extension BlueZSession {
                   let link = shared.withLock({ $0.links.link(forDevice: device) }) else { return }
             if let mtu = try? changed["MTU"]?.uint16() { updateMTU(device: device, attMTU: Int(mtu)) }
             if let value = changed["Value"], path == link.remoteCharacteristic {
+                // A peer that writes to us sends nothing by notification: BlueZ 5.66 notifies every
+                // subscriber, so what we see is meant for a client of that peer without a GATT server.
+                guard !link.peerWrites else {
+                    count { $0.notificationsIgnored += 1 }
+                    return
+                }
                 guard let bytes = try? value.bytes(), bytes.count <= GATTRequest.maxValueLength else {
                     count { $0.badSignals += 1 }
                     return

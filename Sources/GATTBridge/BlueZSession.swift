@@ -9,12 +9,17 @@ final class BlueZSession: @unchecked Sendable {
     enum Registration: Equatable { case unregistered, registering, registered }
 
     struct Attempt {
-        enum Stage { case stoppingDiscovery, connecting, resolving, subscribing }
         let path: String
         let address: String
-        var stage: Stage
+        var stage: AttemptStage
+        /// When the whole attempt must be over (session clock).
+        var deadline: Double
         var call: UInt64 = 0
         var timer: UInt64 = 0
+        /// When services were first seen resolved without our characteristic.
+        var resolvedAt: Double?
+        /// The timer of the next look for the characteristic.
+        var lookupTimer: UInt64?
     }
 
     let config: BlueZConfiguration
@@ -47,6 +52,10 @@ final class BlueZSession: @unchecked Sendable {
     /// Frames waiting for their link's single outstanding WriteValue (BlueZ allows one per characteristic).
     var writeQueues: [LinkID: [(frame: [UInt8], characteristic: String)]] = [:]
     var writing: Set<LinkID> = []
+    /// Frames waiting for their link's route (the peer's database, or a subscriber), in order.
+    var heldFrames: [LinkID: [[UInt8]]] = [:]
+    /// Closes a link whose held frames found no route in time.
+    var holdTimers: [LinkID: UInt64] = [:]
     /// When each connected device without a link was first seen connected (for the stale-connection reaper).
     var connectedSince: [String: Double] = [:]
     var reaperTimer: UInt64?
@@ -162,7 +171,10 @@ final class BlueZSession: @unchecked Sendable {
         let rules = [
             "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='org.bluez'",
             "type='signal',sender='org.bluez',interface='org.freedesktop.DBus.ObjectManager'",
-            "type='signal',sender='org.bluez',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged'",
+            // Only our adapter's subtree: with several adapters (or nodes) on one bus, discovery floods
+            // every listener with the other adapters' RSSI and advertising-data changes otherwise.
+            "type='signal',sender='org.bluez',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',"
+                + "path_namespace='\(adapterPath)'",
         ]
         for rule in rules {
             call("org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
@@ -235,6 +247,7 @@ final class BlueZSession: @unchecked Sendable {
         if let timer = reaperTimer { loop.cancelTimer(timer); reaperTimer = nil }
         if let attempt = connecting {
             loop.cancelTimer(attempt.timer)
+            if let timer = attempt.lookupTimer { loop.cancelTimer(timer) }
             connecting = nil
         }
         if let notifications = gatt.setNotifying(false) {

@@ -66,6 +66,7 @@ public final class BlueZTransport: MeshTransport {
     }
 
     /// Sends one frame; refuses frames longer than the link's MTU-3 instead of letting BlueZ cut them.
+    /// A frame whose route is not known yet (peer's database unresolved) is accepted and waits for it.
     public func send(_ frame: [UInt8], on link: LinkID) -> SendOutcome {
         let limit = configuration.sendQueueLimit
         let decision = shared.withLock { state -> SendDecision in
@@ -76,7 +77,7 @@ public final class BlueZTransport: MeshTransport {
         switch decision {
         case .refuse(let outcome, _):
             return outcome
-        case .write, .notify:
+        case .write, .notify, .hold:
             guard let current = session.withLock({ $0 }) else {
                 shared.withLock { $0.links.finished(on: link) }
                 return .gone

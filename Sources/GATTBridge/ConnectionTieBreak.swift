@@ -1,20 +1,25 @@
 /// Who dials first when two nodes discover each other at the same time.
 ///
 /// BlueZ keeps one LE link per pair of addresses; if both ends call Device1.Connect at once, one
-/// attempt can hang until its timeout. The node with the lower address dials almost at once, the
-/// other waits long enough for that link to appear and then only dials if it did not.
+/// attempt can hang until its timeout and the connection that does form may carry no ATT for
+/// half a minute (seen on the emulator: docs/BLUEZ.md, "Central side"). The node with the lower
+/// address dials almost at once; the other waits until the leader's Connect, had it started within
+/// its window, would have ended (``leaderWindow`` + the Connect timeout + ``followerJitter``), and
+/// then only dials if no link appeared.
 public enum ConnectionTieBreak {
     /// Seconds the lower address waits, at most.
     public static let leaderWindow = 2.0
-    /// Seconds the higher address waits, at least; plus up to ``followerJitter``.
-    public static let followerDelay = 4.0
-    /// Extra random wait for the higher address.
+    /// Extra random wait for the higher address, at most.
     public static let followerJitter = 2.0
 
-    /// The hold before dialing `peer`; `unit` is a random number in 0..<1. Unknown addresses count as higher.
-    public static func hold(own: String?, peer: String, unit: Double) -> Double {
+    /// The least the higher address waits: the leader's window plus its whole Connect timeout.
+    public static func followerDelay(connectTimeout: Double) -> Double { leaderWindow + max(0, connectTimeout) }
+
+    /// The hold before dialing `peer`; `unit` is a random number in 0..<1, `connectTimeout` the
+    /// seconds a Connect may take. Unknown addresses count as higher.
+    public static func hold(own: String?, peer: String, unit: Double, connectTimeout: Double) -> Double {
         let u = min(max(unit, 0), 1)
-        guard let own, own < peer else { return followerDelay + followerJitter * u }
+        guard let own, own < peer else { return followerDelay(connectTimeout: connectTimeout) + followerJitter * u }
         return leaderWindow * u
     }
 }

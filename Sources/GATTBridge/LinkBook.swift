@@ -12,12 +12,20 @@ public struct LinkRecord: Equatable, Sendable {
     public var devicePath: String
     /// The ATT MTU of the connection.
     public var attMTU: Int
-    /// The peer's message characteristic in its GATT database, once resolved; frames are written there.
-    public var remoteCharacteristic: String?
+    /// The peer's GATT database: its message characteristic (frames are written there), none, or not known yet.
+    public var peer: PeerDatabase
     /// The last signal strength seen.
     public var rssi: Int?
     /// Frames handed to BlueZ and not yet acknowledged.
     public var inFlight: Int
+    /// Whether the peer has written a frame to our characteristic on this link. A peer that writes to
+    /// us never sends by notification, so its notifications are for another subscriber and are ignored.
+    public var peerWrites = false
+
+    /// The peer's message characteristic, when its database has one.
+    public var remoteCharacteristic: String? {
+        if case .messageCharacteristic(let path) = peer { path } else { nil }
+    }
 
     /// The longest frame that fits one ATT write or notification: MTU minus the 3-byte ATT header,
     /// and never more than ``LinkBook/frameCap``.
@@ -31,8 +39,10 @@ public struct LinkRecord: Equatable, Sendable {
 public enum SendDecision: Equatable, Sendable {
     /// Write it to the peer's message characteristic (unicast on the shared LE link).
     case write(characteristic: String)
-    /// Notify it through our own characteristic (reaches every subscriber; only used with one).
+    /// Notify it through our own characteristic (reaches every subscriber; see ``SendRoute``).
     case notify
+    /// Keep it until the link's route is known (the peer's database is not resolved, or nobody subscribed).
+    case hold
     /// Refuse it with this outcome and reason.
     case refuse(SendOutcome, SendRefusal)
 }
@@ -45,8 +55,10 @@ public enum SendRefusal: String, Equatable, Sendable, CaseIterable {
     case oversized
     /// The link's queue is at its limit.
     case queueFull
-    /// The peer's characteristic is not resolved yet and a notification would not be unicast.
+    /// We dialled a device that hosts no mesh service: there is nothing to write to.
     case noRoute
+    /// The peer hosts no mesh service, and another such peer already holds the notification route.
+    case notifyTaken
 }
 
 /// Links by ID and by device, with role and MTU bookkeeping. A pure value.
@@ -70,12 +82,12 @@ public struct LinkBook: Equatable, Sendable {
 
     /// Opens a link for a device; returns nil when one already exists.
     public mutating func open(devicePath: String, address: String, role: LinkRole, attMTU: Int,
-                              remoteCharacteristic: String?) -> LinkRecord? {
+                              peer: PeerDatabase) -> LinkRecord? {
         guard byDevice[devicePath] == nil else { return nil }
         let id = LinkID(nextID)
         nextID += 1
         let record = LinkRecord(id: id, role: role, address: address, devicePath: devicePath,
-                                attMTU: Self.clampMTU(attMTU), remoteCharacteristic: remoteCharacteristic,
+                                attMTU: Self.clampMTU(attMTU), peer: peer,
                                 rssi: nil, inFlight: 0)
         links[id] = record
         byDevice[devicePath] = id
@@ -105,10 +117,28 @@ public struct LinkBook: Equatable, Sendable {
         return record.maxFrame == before ? nil : record.maxFrame
     }
 
-    /// Records the peer's message characteristic path.
-    public mutating func setRemoteCharacteristic(device path: String, _ characteristic: String?) {
-        guard let id = byDevice[path] else { return }
-        links[id]?.remoteCharacteristic = characteristic
+    /// Records what the peer's GATT database holds; returns the link when this changed it.
+    public mutating func setPeer(device path: String, _ peer: PeerDatabase) -> LinkRecord? {
+        guard let id = byDevice[path], var record = links[id], record.peer != peer else { return nil }
+        record.peer = peer
+        links[id] = record
+        return record
+    }
+
+    /// The send rule for a link now; nil when the link does not exist.
+    public func route(of id: LinkID, subscribed: Bool) -> SendRoute? {
+        guard let record = links[id] else { return nil }
+        let older = links.values.filter {
+            $0.id < id && $0.role == .peripheral && $0.peer == .noMeshService
+        }.count
+        return SendRoute(role: record.role, peer: record.peer, subscribed: subscribed, olderNotifyClients: older)
+    }
+
+    /// Records that the peer wrote a frame to us; returns true the first time.
+    public mutating func setPeerWrites(device path: String) -> Bool {
+        guard let id = byDevice[path], links[id]?.peerWrites == false else { return false }
+        links[id]?.peerWrites = true
+        return true
     }
 
     /// Records a signal strength; returns true when it changed.
@@ -118,21 +148,22 @@ public struct LinkBook: Equatable, Sendable {
         return id
     }
 
-    /// Decides how to carry a frame of `size` bytes; on `.write`/`.notify` the frame is counted in flight.
+    /// Decides how to carry a frame of `size` bytes; on `.write`, `.notify` and `.hold` the frame is counted
+    /// in flight. `notifying`: whether any device subscribed to our message characteristic.
     public mutating func decide(size: Int, on id: LinkID, queueLimit: Int, notifying: Bool) -> SendDecision {
-        guard var record = links[id] else { return .refuse(.gone, .noLink) }
+        guard let record = links[id], let route = route(of: id, subscribed: notifying) else {
+            return .refuse(.gone, .noLink)
+        }
         guard size <= record.maxFrame else { return .refuse(.full, .oversized) }
         guard record.inFlight < queueLimit else { return .refuse(.full, .queueFull) }
         let decision: SendDecision
-        if let path = record.remoteCharacteristic {
-            decision = .write(characteristic: path)
-        } else if record.role == .peripheral, notifying, count(role: .peripheral) == 1 {
-            decision = .notify
-        } else {
-            return .refuse(.full, .noRoute)
+        switch route.decision {
+        case .write(let path): decision = .write(characteristic: path)
+        case .notify: decision = .notify
+        case .wait: decision = .hold
+        case .refuse(let reason): return .refuse(.full, reason)
         }
-        record.inFlight += 1
-        links[id] = record
+        links[id]?.inFlight = record.inFlight + 1
         return decision
     }
 

@@ -69,12 +69,26 @@ import Testing
     @Test func lowerAddressDialsFirst() {
         let low = "00:AA:01:00:00:00", high = "00:AA:01:01:00:01"
         for unit in [0.0, 0.5, 0.999] {
-            let leader = ConnectionTieBreak.hold(own: low, peer: high, unit: unit)
-            let follower = ConnectionTieBreak.hold(own: high, peer: low, unit: unit)
+            let leader = ConnectionTieBreak.hold(own: low, peer: high, unit: unit, connectTimeout: 15)
+            let follower = ConnectionTieBreak.hold(own: high, peer: low, unit: unit, connectTimeout: 15)
             #expect(leader <= ConnectionTieBreak.leaderWindow)
-            #expect(follower >= ConnectionTieBreak.followerDelay)
+            #expect(follower >= ConnectionTieBreak.followerDelay(connectTimeout: 15))
             #expect(follower > leader + 2)
         }
-        #expect(ConnectionTieBreak.hold(own: nil, peer: low, unit: 0) == ConnectionTieBreak.followerDelay)
+        #expect(ConnectionTieBreak.hold(own: nil, peer: low, unit: 0, connectTimeout: 15)
+                == ConnectionTieBreak.followerDelay(connectTimeout: 15))
+    }
+
+    /// The follower waits out the leader's whole Connect: both dialling at once left a connection
+    /// without ATT for half a minute on the emulator.
+    @Test(arguments: [1.0, 5, 15, 60])
+    func followerWaitsOutTheLeadersConnect(_ connectTimeout: Double) {
+        let low = "00:AA:01:00:00:00", high = "00:AA:01:01:00:01"
+        let latestLeaderEnd = ConnectionTieBreak.hold(own: low, peer: high, unit: 1, connectTimeout: connectTimeout)
+            + connectTimeout
+        let earliestFollower = ConnectionTieBreak.hold(own: high, peer: low, unit: 0, connectTimeout: connectTimeout)
+        #expect(earliestFollower >= latestLeaderEnd)
+        #expect(ConnectionTieBreak.hold(own: high, peer: low, unit: 1, connectTimeout: connectTimeout)
+                == earliestFollower + ConnectionTieBreak.followerJitter)
     }
 }

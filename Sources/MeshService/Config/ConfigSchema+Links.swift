@@ -106,6 +106,11 @@ extension ConfigSchema {
                 config.bluez.maxConnections = try ConfigValue.integer(text, in: 1...32)
             },
             render: { String($0.bluez.maxConnections) }),
+        ConfigOption(
+            section: "bluez", key: "gatt_server", alias: "gatt-server", valueHint: "BOOL",
+            summary: "host the mesh GATT service and advertise; no = a client that only dials and gets notifications",
+            apply: { config, text throws(InvalidValue) in config.bluez.gattServer = try ConfigValue.bool(text) },
+            render: { String($0.bluez.gattServer) }),
     ]
 
     private static func uuid(_ text: String) throws(InvalidValue) -> String {

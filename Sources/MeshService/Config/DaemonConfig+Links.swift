@@ -65,6 +65,9 @@ public struct BlueZSettings: Equatable, Sendable {
     public var deny: [PeerFilter] = []
     /// The most simultaneous BLE connections, both roles together.
     public var maxConnections = 8
+    /// Whether to host the mesh GATT service and advertise (a node). `false` makes a client that
+    /// only dials nodes, subscribes, and receives every frame as a notification (docs/BLUEZ.md).
+    public var gattServer = true
 
     /// Creates the defaults.
     public init() {}

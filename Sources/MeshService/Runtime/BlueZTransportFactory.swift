@@ -15,7 +15,8 @@ enum BlueZTransportFactory {
         for filter in config.bluez.deny { if case .address(let text) = filter { addressDeny.insert(text.uppercased()) } }
         let configuration = BlueZConfiguration(
             adapter: config.bluez.adapter, localName: identity.shortID, serviceUUID: config.bluez.serviceUUID,
-            allowAddresses: addressAllow, denyAddresses: addressDeny, maxConnections: config.bluez.maxConnections)
+            allowAddresses: addressAllow, denyAddresses: addressDeny, maxConnections: config.bluez.maxConnections,
+            gattServer: config.bluez.gattServer)
         let transport = try BlueZTransport(configuration: configuration) { event in
             let fields = LogFields(reason: "bluez")
             switch event.level {
