@@ -58,6 +58,22 @@ struct AnnouncementPacingTests {
         #expect(!answeredAlready, "the notice answered the pending newcomer")
     }
 
+    @Test("The answer interval counts from answer to answer: a notice in between does not restart it")
+    func answerIntervalCountsBetweenAnswers() {
+        var script = Script()
+        script.pacing.answerNeeded()
+        let answer = script.notice(0)
+        script.pacing.noticeSent(now: .zero)
+        script.pacing.neighbourJoined()
+        let forNeighbour = script.notice(10)
+        script.pacing.noticeSent(now: .seconds(10))
+        script.pacing.answerNeeded()
+        let early = script.notice(29)
+        let nextAnswer = script.notice(30)
+        #expect(answer && forNeighbour && !early)
+        #expect(nextAnswer, "30 s after the last answer, not 40 s after the last notice")
+    }
+
     @Test("The notice is refreshed while the node has neighbours, never alone")
     func refresh() {
         var script = Script()

@@ -117,6 +117,29 @@ struct UDPLinkTableTests {
         #expect(pair.wire.contains { $0.0.type == .connect })
     }
 
+    @Test("A central repeats its connect with the same nonce until accepted; a new nonce only after the link goes down")
+    func repeatedConnectKeepsItsNonce() throws {
+        var pair = try TablePair()
+        pair.tick(.zero)
+        let first = try #require(pair.wire.first { $0.0.type == .connect }).0
+        pair.deliver(.zero, drop: { $0.type == .accept })
+        pair.tick(.seconds(1))
+        let repeated = try #require(pair.wire.first { $0.0.type == .connect }).0
+        #expect(repeated.linkNonce == first.linkNonce)
+        pair.deliver(.seconds(1))
+        #expect(pair.eventsB.compactMap(\.upInfo).count == 1, "the repeated connect made no second link")
+        let up = try #require(pair.eventsA.compactMap(\.upInfo).first)
+        take(pair.a.removeLink(up.id, reason: "test", notifyPeer: false, now: .seconds(2)), into: &pair)
+        pair.tick(.seconds(2))
+        let renewed = try #require(pair.wire.first { $0.0.type == .connect }).0
+        #expect(renewed.linkNonce != first.linkNonce)
+    }
+
+    private func take(_ actions: [UDPLinkTable.Action], into pair: inout TablePair) {
+        pair.take(actions, from: pair.addressA)
+        pair.wire.removeAll()
+    }
+
     @Test func restartedPeerIsANewLink() throws {
         var pair = try TablePair()
         pair.tick(.zero)
