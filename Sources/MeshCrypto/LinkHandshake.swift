@@ -18,12 +18,16 @@ public struct LinkHandshakeConfiguration: Sendable, Equatable {
 /// Decides, for one link, when to send a key exchange and which keys result. A pure value:
 /// time is passed in (`now` is a `Duration` since any fixed origin), nothing is sent here.
 ///
-/// Rules (docs/PROTOCOL.md, section D4, shows they converge in two messages):
+/// Rules (docs/PROTOCOL.md, section D4, shows they converge, in two messages when delays stay
+/// below the guard interval and without a loop whatever the delays):
 /// - `start`: send an opening message unless one was sent within the guard interval.
 /// - `receive` of an answer to our latest ephemeral: derive keys, send nothing.
-/// - `receive` of anything else while our latest opening is unanswered and within the guard
+/// - `receive` of an answer to an older ephemeral of ours: derive keys with our latest, send
+///   nothing (an answer is never answered, so crossed answers cannot ping-pong).
+/// - `receive` of an opening while our latest opening is unanswered and within the guard
 ///   interval: the two openings crossed; derive keys with it, send nothing.
-/// - otherwise: answer with a fresh ephemeral and derive keys with that.
+/// - otherwise (an opening, or anything when we have no ephemeral): answer with a fresh
+///   ephemeral and derive keys with that.
 public struct LinkHandshake: Sendable {
     /// The identity that signs this node's key exchanges.
     public let identity: NodeIdentity
@@ -66,10 +70,12 @@ public struct LinkHandshake: Sendable {
         guard sender != identity.nodeID else { throw .reflectedKeyExchange }
         var reply: KeyExchangeMessage?
         var ours: Pending
-        if let current = pending, message.answering == current.digest
+        let isOpening = message.answering == KeyExchangeMessage.opening
+        if let current = pending, message.answering == current.digest || !isOpening
             || (!current.paired && now - current.sentAt < configuration.guardInterval)
         {
-            // Either they answered our latest ephemeral, or our opening and theirs crossed.
+            // They answered our latest ephemeral, or an older one (answers crossed in flight:
+            // never answer an answer), or our opening and theirs crossed.
             ours = current
         } else {
             let (answer, fresh) = try makeEphemeral(

@@ -156,6 +156,41 @@ struct LinkHandshakeTests {
         #expect(a.sendKey == b.receiveKey && a.receiveKey == b.sendKey)
     }
 
+    /// Seen on the five-node line under emulation: first key exchanges took 3 to 3.5 s one way,
+    /// past the 2 s guard, so both ends answered the other's opening and then, before this rule,
+    /// kept answering each other's answers (20+ re-keys on one link within 6 s).
+    @Test("Openings that cross slower than the guard interval converge in four messages, never loop",
+          arguments: [3.0, 3.5, 10.0])
+    func slowCrossingBothWays(delay: Double) throws {
+        var link = try LinkSimulation()
+        try link.run(.start(.a, 0))
+        try link.run(.start(.b, 0))
+        var now = 0.0
+        for _ in 0..<10 {
+            now += delay
+            try link.run(.deliver(.a, now))
+            try link.run(.deliver(.b, now))
+        }
+        #expect(link.messagesSent == 4)
+        #expect(link.queues[0].isEmpty && link.queues[1].isEmpty)
+        let a = try #require(link.keys[0])
+        let b = try #require(link.keys[1])
+        #expect(a.sendKey == b.receiveKey && a.receiveKey == b.sendKey)
+    }
+
+    @Test("Retried openings while the first answers are slow still end with the same keys")
+    func retriesUnderSlowDelivery() throws {
+        var link = try LinkSimulation()
+        // A opens, retries after the guard (the engine's handshake retry), B's answers arrive late.
+        for step: Step in [.start(.a, 0), .start(.a, 2.1), .deliver(.b, 3.5), .deliver(.b, 5.6),
+                           .deliver(.a, 7), .deliver(.a, 9.1)] { try link.run(step) }
+        #expect(link.queues[0].isEmpty && link.queues[1].isEmpty)
+        #expect(link.messagesSent == 4)
+        let a = try #require(link.keys[0])
+        let b = try #require(link.keys[1])
+        #expect(a.sendKey == b.receiveKey && a.receiveKey == b.sendKey)
+    }
+
     @Test("A reflected key exchange is rejected")
     func reflection() throws {
         let identity = try NodeIdentity.generate()
