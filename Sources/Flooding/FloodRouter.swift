@@ -65,16 +65,22 @@ public struct FloodRouter: Sendable {
     /// The relay an accepted envelope asks for, if any: hops + 1, our ID on the route, every
     /// neighbour but the sender, the route and the origin.
     private func relayPlan(for envelope: Envelope, from sender: NodeID, neighbours: some Collection<NodeID>) -> RelayPlan? {
+        guard let relayed = relayCopy(of: envelope) else { return nil }
+        let excluded = Set(envelope.route).union([sender, envelope.origin])
+        let targets = neighbours.filter { !excluded.contains($0) }.sorted()
+        return targets.isEmpty ? nil : RelayPlan(envelope: relayed, targets: targets)
+    }
+
+    /// The copy this node relays of an accepted envelope (hops + 1, our ID on the route), or nil
+    /// when the rules allow no further hop: addressed to us, hop limit spent, or route full.
+    public func relayCopy(of envelope: Envelope) -> Envelope? {
         guard envelope.destination != localNode,
             hopLimits.allowsRelay(envelope.kind, receivedHops: envelope.hops),
             envelope.route.count < Envelope.maxRouteLength
         else { return nil }
-
         var relayed = envelope
         relayed.hops += 1
         relayed.route.append(localNode)
-        let excluded = Set(envelope.route).union([sender, envelope.origin])
-        let targets = neighbours.filter { !excluded.contains($0) }.sorted()
-        return targets.isEmpty ? nil : RelayPlan(envelope: relayed, targets: targets)
+        return relayed
     }
 }

@@ -57,6 +57,7 @@ extension MeshEngine {
         case .newNeighbour:
             emit(.neighbourJoined(profile))
             pacing.neighbourJoined()
+            catchUpOnJoinNotices(sender, now: now)
         case .returned:
             emit(.neighbourReturned(sender))
         case .additionalLink:
@@ -87,6 +88,9 @@ extension MeshEngine {
             dropByRule(envelope, reason: reason, from: sender, on: link, now: now)
         case .accept(let deliver, let relay):
             if deliver { self.deliver(envelope, verified: verified, on: link, now: now) }
+            if envelope.kind == .joinNotice, let copy = router.relayCopy(of: envelope) {
+                recentJoins.record(copy, now: now)
+            }
             if let relay { scheduler.schedule(relay, now: now) }
             flushRelays(now: now)
         case .shorterPath(let relay):
@@ -100,6 +104,16 @@ extension MeshEngine {
         kindCounters[envelope.kind].countDrop(reason)
         if reason == .seen { scheduler.heard(envelope.messageID, from: sender, now: now) }
         emit(.dropped(envelope.messageID, kind: envelope.kind, cause: .rule(reason), link: link))
+    }
+
+    /// Sends a brand-new neighbour the join notices relayed in the last 30 s: one that passed
+    /// a moment before this link was ready would otherwise never reach it.
+    private func catchUpOnJoinNotices(_ neighbour: NodeID, now: Duration) {
+        var sent = 0
+        for envelope in recentJoins.catchUp(for: neighbour, now: now) where sendEnvelope(envelope, to: neighbour, now: now) {
+            sent += 1
+        }
+        kindCounters[.joinNotice].relayed += UInt64(sent)
     }
 
     /// Sends every relay the scheduler says is due.

@@ -27,6 +27,7 @@ public final class MeshEngine {
     var reassemblers: LinkReassemblers<LinkID>
     var knownNodes: KnownNodes
     var held: HoldQueue
+    var recentJoins = RecentJoinNotices()
     var profiles: [NodeID: Profile] = [:]
     var random: any RandomNumberGenerator & Sendable
     let fragmenterLimits: FragmenterLimits
