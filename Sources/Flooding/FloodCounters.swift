@@ -22,6 +22,13 @@ public struct KindCounters: Equatable, Sendable, Codable {
     public var droppedUnverifiable: UInt64 = 0
     /// Dropped because it did not decode.
     public var droppedMalformed: UInt64 = 0
+    /// Dropped because its signed timestamp was older than the seen cache can vouch for, or too far ahead.
+    public var droppedStale: UInt64 = 0
+    /// Arrived beyond its neighbour's share: never relayed; delivered only when for us and a
+    /// signature check could be spared (else also counted as `droppedVerificationBudget`).
+    public var overShare: UInt64 = 0
+    /// Dropped unverified because the node's signature-check budget was spent.
+    public var droppedVerificationBudget: UInt64 = 0
 
     /// Creates zeroed counters.
     public init() {}
@@ -32,6 +39,7 @@ public struct KindCounters: Equatable, Sendable, Codable {
         case .seen: droppedSeen += 1
         case .ttlSpent: droppedTTL += 1
         case .looped: droppedLooped += 1
+        case .stale: droppedStale += 1
         }
     }
 }

@@ -13,16 +13,26 @@ public struct FloodRouter: Sendable {
     public private(set) var seen: SeenCache
     /// The fewest hops recent messages arrived with, to relay a copy that comes by a shorter path.
     public private(set) var shorterPaths: ShorterPathMemory
+    /// Which signed timestamps the seen cache can vouch for.
+    public var freshness: FreshnessRule
 
     /// Creates a router.
     public init(
         localNode: NodeID, hopLimits: HopLimits = .relayChatDefaults, seen: SeenCache = SeenCache(),
-        shorterPaths: ShorterPathMemory = ShorterPathMemory()
+        shorterPaths: ShorterPathMemory = ShorterPathMemory(), freshness: FreshnessRule = FreshnessRule()
     ) {
         self.localNode = localNode
         self.hopLimits = hopLimits
         self.seen = seen
         self.shorterPaths = shorterPaths
+        self.freshness = freshness
+    }
+
+    /// True when the envelope's signed timestamp lies within what the seen cache can vouch
+    /// for at `now` (engine time) and `wallNow` (milliseconds since the Unix epoch): a copy
+    /// seen before would still be in the cache. See ``FreshnessRule``.
+    public func isFresh(_ envelope: Envelope, now: Duration, wallNow: UInt64) -> Bool {
+        freshness.accepts(timestamp: envelope.timestamp, wallNow: wallNow, vouchedFor: now - seen.vouchedSince(now: now))
     }
 
     /// Records a message this node originates, so an echo of it is dropped as seen.
@@ -50,13 +60,18 @@ public struct FloodRouter: Sendable {
     /// a dropped one does not, so a copy that arrives later by a shorter path still counts.
     /// A seen ID whose new copy came by a shorter path than the first is relayed again
     /// (`.shorterPath`) but never delivered twice.
+    ///
+    /// With `withheld` (the sender was beyond its share) the envelope may be delivered but is
+    /// not relayed, and its hops are remembered as the most there can be: any later copy, by a
+    /// neighbour within its share, then counts as a shorter path and is relayed after all.
     public mutating func receive(
-        _ envelope: Envelope, from sender: NodeID, neighbours: some Collection<NodeID>, now: Duration
+        _ envelope: Envelope, from sender: NodeID, neighbours: some Collection<NodeID>, now: Duration,
+        withheld: Bool = false
     ) -> RelayDecision {
         if let reason = precheck(envelope, now: now) { return .drop(reason) }
         let firstCopy = seen.insert(envelope.messageID, now: now)
-        shorterPaths.record(envelope.messageID, hops: envelope.hops, now: now)
-        let plan = relayPlan(for: envelope, from: sender, neighbours: neighbours)
+        shorterPaths.record(envelope.messageID, hops: withheld ? .max : envelope.hops, now: now)
+        let plan = withheld ? nil : relayPlan(for: envelope, from: sender, neighbours: neighbours)
         guard firstCopy else { return .shorterPath(relay: plan) }
         let deliver = envelope.destination == nil || envelope.destination == localNode
         return .accept(deliver: deliver, relay: plan)

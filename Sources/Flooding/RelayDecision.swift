@@ -8,6 +8,9 @@ public enum DropReason: String, Sendable, CaseIterable {
     case looped
     /// It has travelled as far as its kind's hop limit allows.
     case ttlSpent
+    /// Its signed timestamp lies outside the window the seen cache can vouch for (too old,
+    /// or too far ahead of our clock): a copy seen before could have been forgotten.
+    case stale
 }
 
 /// A relay the rules ask for: the envelope to send on and the neighbours to send it to.

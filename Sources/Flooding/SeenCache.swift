@@ -39,6 +39,9 @@ public struct SeenCache: Sendable {
     private var index: [Key: Duration] = [:]
     /// IDs evicted before they expired because the cache was full.
     public private(set) var evictions: UInt64 = 0
+    /// When the newest ID evicted before its expiry had been inserted: every ID inserted
+    /// later is still held (see ``vouchedSince(now:)``).
+    public private(set) var lastEvictedInsertedAt: Duration?
 
     /// Creates an empty cache.
     public init(capacity: Int = 65_536, lifetime: Duration = .seconds(600)) {
@@ -63,7 +66,8 @@ public struct SeenCache: Sendable {
         expire(now: now)
         let key = Key(id)
         if let expiry = index[key], expiry > now { return false }
-        if count == capacity {
+        if count == capacity, let oldest = ring[head] {
+            lastEvictedInsertedAt = oldest.expiresAt - lifetime
             removeOldest()
             evictions += 1
         }
@@ -72,6 +76,15 @@ public struct SeenCache: Sendable {
         count += 1
         index[key] = expiresAt
         return true
+    }
+
+    /// The earliest time from which the cache still holds every ID inserted: `now - lifetime`,
+    /// or later when the cache was full and had to forget IDs before they expired. A message
+    /// first seen before this time could be taken for new.
+    public func vouchedSince(now: Duration) -> Duration {
+        let byLifetime = now - lifetime
+        guard let evicted = lastEvictedInsertedAt, evicted > byLifetime else { return byLifetime }
+        return evicted
     }
 
     /// Forgets every ID that has expired at `now`.

@@ -29,6 +29,10 @@ public enum DropCause: Equatable, Sendable, CustomStringConvertible {
     case rule(DropReason)
     /// A direct message for us that did not open or verify.
     case directMessage(String)
+    /// A message or join notice from a neighbour that had spent its share (``BudgetLimits``).
+    case overShare
+    /// A message or join notice left unverified because the signature-check budget was spent.
+    case verificationBudget
 
     /// The stable machine name (`fragment`, `link_seal`, `seen`, ...).
     public var code: String {
@@ -45,6 +49,8 @@ public enum DropCause: Equatable, Sendable, CustomStringConvertible {
         case .unverifiable: "unverifiable"
         case .rule(let reason): reason == .ttlSpent ? "ttl_spent" : reason.rawValue
         case .directMessage: "direct_message"
+        case .overShare: "over_share"
+        case .verificationBudget: "verification_budget"
         }
     }
 
@@ -67,6 +73,8 @@ public enum DropCause: Equatable, Sendable, CustomStringConvertible {
         case .foreignHeartbeat: "heartbeat not from the link's neighbour"
         case .sealedKeyExchange: "sealed key exchange"
         case .rule(let reason): reason.rawValue
+        case .overShare: "the neighbour spent its share"
+        case .verificationBudget: "signature-check budget spent"
         }
     }
 }

@@ -46,6 +46,13 @@ public struct EngineConfiguration: Sendable {
     /// Recent message IDs remembered with their fewest hops, so a copy that comes later by a
     /// shorter path is relayed again (0: never).
     public var shorterPathCapacity: Int
+    /// What one neighbour may cost the others: relay shares and the signature-check budget.
+    public var budgets: BudgetLimits
+    /// Which signed timestamps are accepted, against what the seen cache can vouch for.
+    public var freshness: FreshnessRule
+    /// The most remote nodes remembered as introduced by one neighbour (its join notices and
+    /// messages), so one neighbour minting identities cannot push out what others taught us.
+    public var maxKnownNodesPerNeighbour: Int
     /// Node IDs this node refuses as neighbours (empty: none).
     public var deniedNodes: Set<NodeID>
     /// When not empty, the only node IDs accepted as neighbours.
@@ -62,7 +69,10 @@ public struct EngineConfiguration: Sendable {
         seenLifetime: Duration = .seconds(600), knownNodeLifetime: Duration = .seconds(1800),
         maxKnownNodes: Int = 4096, padding: Bool = true, rekeyAfterMessages: UInt64 = 10_000,
         rekeyInterval: Duration = .seconds(3600), keyExchangeGuard: Duration = .seconds(2),
-        hold: HoldLimits = HoldLimits(), shorterPathCapacity: Int = 4096, deniedNodes: Set<NodeID> = [], allowedNodes: Set<NodeID> = []
+        hold: HoldLimits = HoldLimits(), shorterPathCapacity: Int = 4096,
+        budgets: BudgetLimits = BudgetLimits(), freshness: FreshnessRule = FreshnessRule(),
+        maxKnownNodesPerNeighbour: Int = 1024,
+        deniedNodes: Set<NodeID> = [], allowedNodes: Set<NodeID> = []
     ) {
         self.displayName = displayName
         self.icon = icon
@@ -84,6 +94,9 @@ public struct EngineConfiguration: Sendable {
         self.keyExchangeGuard = keyExchangeGuard
         self.hold = hold
         self.shorterPathCapacity = shorterPathCapacity
+        self.budgets = budgets
+        self.freshness = freshness
+        self.maxKnownNodesPerNeighbour = maxKnownNodesPerNeighbour
         self.deniedNodes = deniedNodes
         self.allowedNodes = allowedNodes
     }

@@ -81,4 +81,7 @@ extension MeshEngine {
 
     /// How many message IDs the seen cache holds.
     public var seenCacheSize: Int { router.seen.size }
+
+    /// Remote nodes forgotten before their lifetime because the known-node table was full.
+    public var knownNodeEvictions: UInt64 { knownNodes.evictions }
 }

@@ -68,27 +68,46 @@ extension MeshEngine {
 
     /// Applies the relay rules to a message or join notice, verifying before delivery.
     private func flood(_ envelope: Envelope, from sender: NodeID, on link: LinkID, now: Duration) {
-        // Cheap checks first, so duplicates cost no public-key work; then verify what can be
-        // verified before the ID enters the seen cache: a forged copy is never spread and
-        // cannot shadow the genuine message.
+        // Cheap checks first, so duplicates cost no public-key work; then the sender's share
+        // and the signature-check budget; then verify what can be verified before the ID enters
+        // the seen cache: a forged copy is never spread and cannot shadow the genuine message.
         if let reason = router.precheck(envelope, now: now) {
             dropByRule(envelope, reason: reason, from: sender, on: link, now: now)
+            return
+        }
+        guard router.isFresh(envelope, now: now, wallNow: timestamp(at: now)) else {
+            dropByRule(envelope, reason: .stale, from: sender, on: link, now: now)
+            return
+        }
+        // Beyond its neighbour's share an envelope is never relayed; it is still delivered
+        // when it is for us and the signature-check budget can spare a check for it.
+        let withinShare = budgets.admit(sender, bytes: envelope.payload.count, now: now) == .admitted
+        if !withinShare {
+            kindCounters[envelope.kind].overShare += 1
+            guard isForUs(envelope) else {
+                emit(.dropped(envelope.messageID, kind: envelope.kind, cause: .overShare, link: link))
+                return
+            }
+        }
+        if needsSignatureCheck(envelope), !budgets.takeVerification(withinShare: withinShare, now: now) {
+            drop(envelope, cause: .verificationBudget, on: link, counter: \.droppedVerificationBudget)
             return
         }
         let verified: Verified
         do {
             verified = try verify(envelope)
         } catch {
+            budgets.penalize(sender, now: now)
             drop(envelope, cause: .unverifiable("\(error)"), on: link, counter: \.droppedUnverifiable)
             return
         }
-        let decision = router.receive(envelope, from: sender, neighbours: relayTargets(), now: now)
+        let decision = router.receive(envelope, from: sender, neighbours: relayTargets(), now: now, withheld: !withinShare)
         switch decision {
         case .drop(let reason):
             dropByRule(envelope, reason: reason, from: sender, on: link, now: now)
         case .accept(let deliver, let relay):
-            if deliver { self.deliver(envelope, verified: verified, on: link, now: now) }
-            if envelope.kind == .joinNotice, let copy = router.relayCopy(of: envelope) {
+            if deliver { self.deliver(envelope, verified: verified, from: sender, on: link, now: now) }
+            if withinShare, envelope.kind == .joinNotice, let copy = router.relayCopy(of: envelope) {
                 recentJoins.record(copy, now: now)
             }
             if let relay { scheduler.schedule(relay, now: now) }
@@ -129,7 +148,7 @@ extension MeshEngine {
         }
     }
 
-    private func deliver(_ envelope: Envelope, verified: Verified, on link: LinkID, now: Duration) {
+    private func deliver(_ envelope: Envelope, verified: Verified, from sender: NodeID, on link: LinkID, now: Duration) {
         switch verified {
         case .joinNotice(let profile):
             kindCounters[.joinNotice].delivered += 1
@@ -139,10 +158,10 @@ extension MeshEngine {
             if shouldAnswerJoinNotice(from: profile.nodeID) { pacing.answerNeeded() }
             knownNodes.record(profile.nodeID, entry: KnownNodes.Entry(
                 profile: profile, agreementKey: profile.agreementKey, signingKey: profile.signingKey,
-                hops: envelope.hops &+ 1, lastHeard: now))
+                hops: envelope.hops &+ 1, lastHeard: now), via: sender)
             emit(.nodeLearned(profile, hops: envelope.hops &+ 1))
         case .broadcast(let body, let keys):
-            learn(envelope, keys: keys, now: now)
+            learn(envelope, keys: keys, via: sender, now: now)
             kindCounters[.message].delivered += 1
             emitDelivered(envelope, text: body.text)
         case .sealedForSomeoneElse:
@@ -157,10 +176,11 @@ extension MeshEngine {
                 guard EnvelopeSigner.isValid(envelope, signingKey: keys.signing) else {
                     throw VerificationFailure.badSignature
                 }
-                learn(envelope, keys: keys, now: now)
+                learn(envelope, keys: keys, via: sender, now: now)
                 kindCounters[.message].delivered += 1
                 emitDelivered(envelope, text: body.text)
             } catch {
+                budgets.penalize(sender, now: now)
                 linkCounters.innerSealFailures += 1
                 drop(envelope, cause: .directMessage("\(error)"), on: link, counter: \.droppedUnverifiable)
             }
@@ -172,10 +192,21 @@ extension MeshEngine {
         origin != nodeID && knownNodes.entries[origin]?.profile == nil && profiles[origin] == nil
     }
 
-    private func learn(_ envelope: Envelope, keys: OriginKeys, now: Duration) {
+    private func learn(_ envelope: Envelope, keys: OriginKeys, via sender: NodeID, now: Duration) {
         knownNodes.record(envelope.origin, entry: KnownNodes.Entry(
             profile: nil, agreementKey: keys.agreement.x963, signingKey: keys.signing.x963,
-            hops: envelope.hops &+ 1, lastHeard: now))
+            hops: envelope.hops &+ 1, lastHeard: now), via: sender)
+    }
+
+    /// True for what this node delivers: broadcasts, join notices and direct messages for us.
+    private func isForUs(_ envelope: Envelope) -> Bool {
+        envelope.kind == .joinNotice || envelope.destination == nil || envelope.destination == nodeID
+    }
+
+    /// True for what costs a public-key check here: join notices, broadcasts and direct
+    /// messages for us (a direct message for another node travels opaque and unchecked).
+    private func needsSignatureCheck(_ envelope: Envelope) -> Bool {
+        envelope.kind == .joinNotice || envelope.destination == nil || envelope.destination == nodeID
     }
 
     private func emitDelivered(_ envelope: Envelope, text: String) {

@@ -23,6 +23,9 @@ extension MeshEngine {
         reassemblers.expire(now: now)
         held.expire(now: now)
         knownNodes.expire(now: now)
+        if budgets.count > peers.neighbours.count + links.count {
+            budgets.keep(only: Set(peers.neighbours.keys).union(links.values.compactMap(\.peer)))
+        }
         return takeActions()
     }
 

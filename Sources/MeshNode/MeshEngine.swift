@@ -26,6 +26,7 @@ public final class MeshEngine {
     var links: [LinkID: LinkState] = [:]
     var reassemblers: LinkReassemblers<LinkID>
     var knownNodes: KnownNodes
+    var budgets: NeighbourBudgets
     var held: HoldQueue
     var recentJoins = RecentJoinNotices()
     var profiles: [NodeID: Profile] = [:]
@@ -55,12 +56,16 @@ public final class MeshEngine {
         self.router = FloodRouter(
             localNode: identity.nodeID, hopLimits: configuration.hopLimits,
             seen: SeenCache(capacity: configuration.seenCapacity, lifetime: configuration.seenLifetime),
-            shorterPaths: ShorterPathMemory(capacity: configuration.shorterPathCapacity))
+            shorterPaths: ShorterPathMemory(capacity: configuration.shorterPathCapacity),
+            freshness: configuration.freshness)
         self.scheduler = ImmediateRelayScheduler()
         self.reassemblers = LinkReassemblers(limits: fragmenterLimits)
         self.held = HoldQueue(limits: configuration.hold)
         self.pacing = AnnouncementPacing(configuration)
-        self.knownNodes = KnownNodes(capacity: configuration.maxKnownNodes, lifetime: configuration.knownNodeLifetime)
+        self.knownNodes = KnownNodes(
+            capacity: configuration.maxKnownNodes, perNeighbour: configuration.maxKnownNodesPerNeighbour,
+            lifetime: configuration.knownNodeLifetime)
+        self.budgets = NeighbourBudgets(limits: configuration.budgets)
     }
 
     /// Counters of envelopes held for neighbours without a ready link.

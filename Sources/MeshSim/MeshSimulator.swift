@@ -174,7 +174,7 @@ public final class MeshSimulator {
         perform(nodes[node].engine.handle(event, now: now), node: node)
     }
 
-    private func perform(_ actions: [EngineAction], node: Int) {
+    func perform(_ actions: [EngineAction], node: Int) {
         for action in actions {
             switch action {
             case .send(let frame, let link):

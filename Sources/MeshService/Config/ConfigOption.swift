@@ -22,7 +22,7 @@ struct ConfigOption: Sendable {
 /// The table of every option meshnoded understands.
 enum ConfigSchema {
     /// Every section, in file order.
-    static let sections = ["node", "transport", "udp", "bluez", "relay", "timers", "seen", "fragments", "hold", "crypto"]
+    static let sections = ["node", "transport", "udp", "bluez", "relay", "timers", "seen", "fragments", "hold", "budget", "crypto"]
 
     /// Every option, in file order.
     static let options: [ConfigOption] = nodeOptions + linkOptions + engineOptions

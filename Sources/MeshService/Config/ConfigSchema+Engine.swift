@@ -1,6 +1,6 @@
 extension ConfigSchema {
     /// `[relay]`, `[timers]`, `[seen]`, `[fragments]` and `[crypto]`.
-    static let engineOptions: [ConfigOption] = relayOptions + timerOptions + cacheOptions + holdOptions
+    static let engineOptions: [ConfigOption] = relayOptions + timerOptions + cacheOptions + holdOptions + budgetOptions
 
     private static func ttl(
         _ key: String, _ what: String, _ range: ClosedRange<UInt8>, _ path: WritableKeyPath<RelaySettings, UInt8> & Sendable
@@ -65,6 +65,14 @@ extension ConfigSchema {
         count("seen", "capacity", "most message IDs remembered", 1024...1_048_576, \.seen.capacity),
         duration("seen", "expiry", "how long a message ID is remembered",
                  .seconds(10)...(.seconds(86_400)), \.seen.expiry),
+        duration("seen", "max_clock_skew",
+                 "clock error tolerated between a message's origin and this node (signed timestamps)",
+                 .seconds(1)...(.seconds(3600)), \.seen.maxClockSkew),
+        ConfigOption(
+            section: "seen", key: "check_timestamps", alias: nil, valueHint: "BOOL",
+            summary: "refuse messages older than the seen cache can vouch for (false only on a node without a set clock)",
+            apply: { config, text throws(InvalidValue) in config.seen.checkTimestamps = try ConfigValue.bool(text) },
+            render: { String($0.seen.checkTimestamps) }),
         duration("fragments", "timeout", "how long a partial message waits for its next fragment",
                  .milliseconds(100)...(.seconds(300)), \.fragments.timeout),
         count("fragments", "max_message", "largest reassembled message in bytes",

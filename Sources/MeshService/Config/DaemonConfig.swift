@@ -22,6 +22,8 @@ public struct DaemonConfig: Equatable, Sendable {
     public var crypto = CryptoSettings()
     /// `[hold]`: what is held for neighbours whose link is down.
     public var hold = HoldSettings()
+    /// `[budget]`: what one neighbour may cost the others.
+    public var budget = BudgetSettings()
 
     /// Creates the default configuration.
     public init() {}

@@ -111,6 +111,9 @@ public enum DaemonConfigLoader {
         guard config.timers.departureGrace > config.timers.heartbeatInterval else {
             throw fail("[timers] departure_grace must be longer than heartbeat_interval")
         }
+        guard !config.seen.checkTimestamps || config.seen.maxClockSkew * 2 <= config.seen.expiry else {
+            throw fail("[seen] max_clock_skew must be at most half of expiry (messages older than expiry - max_clock_skew are refused)")
+        }
     }
 
     /// Reads at most `ConfigFileParser.maxFileBytes + 1` bytes of a regular file.

@@ -14,8 +14,10 @@ extension DaemonConfig {
             displayName: node.name, icon: node.icon, role: .relay, hopLimits: relay.hopLimits,
             heartbeatInterval: timers.heartbeatInterval, departureGrace: timers.departureGrace,
             handshakeTimeout: timers.handshakeTimeout, seenCapacity: seen.capacity, seenLifetime: seen.expiry,
-            padding: crypto.padding, rekeyInterval: timers.rekeyInterval, hold: hold.limits, deniedNodes: nodeDeny,
-            allowedNodes: nodeAllow)
+            padding: crypto.padding, rekeyInterval: timers.rekeyInterval, hold: hold.limits,
+            budgets: budget.limits,
+            freshness: FreshnessRule(maxClockSkew: seen.maxClockSkew, enabled: seen.checkTimestamps),
+            deniedNodes: nodeDeny, allowedNodes: nodeAllow)
     }
 
     /// The fragmenter limits these settings describe.

@@ -60,6 +60,7 @@ extension NodeRuntime: NodeControlling {
                 "buffered_fragment_bytes": UInt64(engine.bufferedFragmentBytes),
                 "neighbours": UInt64(engine.neighbourSnapshots().count),
                 "known_nodes": UInt64(engine.remoteNodeSnapshots().count),
+                "known_nodes_evicted": engine.knownNodeEvictions,
                 "held_messages": UInt64(engine.heldMessageCount),
                 "held_bytes": UInt64(engine.heldBytes),
             ]
