@@ -34,12 +34,14 @@ extension ControlServer {
             case .finished: return
             }
         }
-        updateTimer(client, completedLines: completedLines)
         if client.hasWaitingLines {
+            // Not reading this client until its next turn: that time is not its fault.
             count { $0.turnsYielded += 1 }
+            disarmTimer(client)
             client.setReading(false)
             scheduleTurn(client)
         } else {
+            updateTimer(client, completedLines: completedLines)
             client.setReading(true)
         }
     }
