@@ -71,7 +71,15 @@ public final class ControlClient {
             request.id = .number(nextID)
             nextID += 1
         }
-        try write(ControlJSON.line(request))
+        let failure = write(ControlJSON.line(request))
+        if failure != 0 {
+            // A daemon that refuses the connection (too_many_clients) writes its reply and closes,
+            // maybe before the request went out: the reply is then already here to read.
+            guard failure == EPIPE || failure == ECONNRESET, let reply = try? nextLine(waitForever: false) else {
+                throw .io(String(cString: strerror(failure)))
+            }
+            return reply
+        }
         guard let line = try nextLine(waitForever: false) else { throw .io("meshnoded closed the connection") }
         return line
     }
@@ -119,14 +127,16 @@ public final class ControlClient {
         }
     }
 
-    private func write(_ bytes: [UInt8]) throws(ControlClientError) {
+    /// Writes all of `bytes`; returns 0, or the errno of the failed write.
+    private func write(_ bytes: [UInt8]) -> Int32 {
         var offset = 0
         while offset < bytes.count {
             let count = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
             if count < 0, errno == EINTR { continue }
-            guard count > 0 else { throw .io(String(cString: strerror(errno))) }
+            guard count > 0 else { return count < 0 ? errno : EPIPE }
             offset += count
         }
+        return 0
     }
 
     private static func setTimeout(_ fd: Int32, _ option: Int32, _ duration: Duration) {

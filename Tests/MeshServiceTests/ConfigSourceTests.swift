@@ -34,7 +34,7 @@ struct ConfigSourceTests {
             try DaemonConfigLoader.load(path: path, mayBeMissing: false, overrides: [])
         }
         #expect(error?.description == "\(path): cannot read: No such file or directory")
-        #expect(throws: ConfigError(file: directory.path, line: nil, problem: .unreadable("not a regular file"))) {
+        #expect(throws: ConfigError(file: directory.path, line: nil, problem: .notRegularFile("a directory"))) {
             try DaemonConfigLoader.readFile(directory.path, mayBeMissing: false)
         }
     }

@@ -11,9 +11,19 @@ final class RawControlClient {
     private var closed = false
 
     init(path: String) throws {
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        fd = try Self.connectedDescriptor(path: path)
+    }
+
+    /// A socket connected to `path`.
+    static func connectedDescriptor(path: String) throws -> Int32 {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         let result = try UnixSocketAddress.withAddress(path) { connect(fd, $0, $1) }
-        guard result == 0 else { throw UnixSocketError.system(call: "connect", errno: errno) }
+        guard result == 0 else {
+            let code = errno
+            close(fd)
+            throw UnixSocketError.system(call: "connect", errno: code)
+        }
+        return fd
     }
 
     deinit { disconnect() }

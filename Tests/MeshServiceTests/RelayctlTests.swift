@@ -163,3 +163,39 @@ struct RelayctlRunnerTests {
         #expect(done.wait { $0 == [.ok] })
     }
 }
+
+/// Issue 11: relayctl said "Broken pipe" (exit 74) when the daemon turned it away.
+@Suite("relayctl turned away by a full server")
+struct RelayctlTooManyClientsTests {
+    /// A server with one client slot, taken by a client that has been answered.
+    static func fullServer() throws -> (ServerFixture, RawControlClient) {
+        let fixture = try ServerFixture { $0.maxClients = 1 }
+        let first = try RawControlClient(path: fixture.path)
+        first.write(#"{"id":1,"command":"id"}"# + "\n")
+        #expect(first.readObject()?["ok"] as? Bool == true)
+        return (fixture, first)
+    }
+
+    @Test("The refusal is read even when the server closed before the request was written")
+    func refusalReadAfterTheServerClosed() throws {
+        let (fixture, first) = try Self.fullServer()
+        defer { fixture.server.stop() }
+        let client = try ControlClient(socketPath: fixture.path)
+        #expect(Recorder<Int>().wait { _ in fixture.server.counters().connectionsRejected == 1 })
+        let line = try client.requestLine(ControlRequest(id: nil, command: "status"))
+        let reply = try ControlClient.decodeReply(line, as: StatusReport.self)
+        #expect(reply.ok == false && reply.error?.code == "too_many_clients")
+        first.disconnect()
+    }
+
+    @Test("relayctl prints too_many_clients and exits 65")
+    func relayctlPrintsTheRefusal() throws {
+        let (fixture, first) = try Self.fullServer()
+        defer { fixture.server.stop() }
+        let output = RelayctlRunnerTests.Output()
+        let code = output.runner.run(RelayctlInvocation(command: .status, socketPath: fixture.path))
+        #expect(code == .refused && code.rawValue == 65)
+        #expect(output.stderr == "relayctl: meshnoded refused: too many control clients (too_many_clients)\n")
+        first.disconnect()
+    }
+}

@@ -2,6 +2,8 @@
 public enum ConfigProblem: Equatable, Sendable, CustomStringConvertible {
     /// The file could not be opened or read (the text is the system's reason).
     case unreadable(String)
+    /// The path names something other than a regular file (the text says what: "a FIFO").
+    case notRegularFile(String)
     /// The file is larger than the limit, in bytes.
     case fileTooLarge(limit: Int)
     /// A line is longer than the limit, in bytes.
@@ -29,6 +31,7 @@ public enum ConfigProblem: Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unreadable(let reason): "cannot read: \(reason)"
+        case .notRegularFile(let kind): "not a regular file but \(kind)"
         case .fileTooLarge(let limit): "file larger than \(limit) bytes"
         case .lineTooLong(let limit): "line longer than \(limit) bytes"
         case .notText: "not UTF-8 text"

@@ -118,9 +118,10 @@ public enum DaemonConfigLoader {
 
     /// Reads at most `ConfigFileParser.maxFileBytes + 1` bytes of a regular file.
     ///
-    /// Returns nil when the file does not exist and `mayBeMissing` is true.
+    /// Opens without blocking (a FIFO with no writer, a device) and refuses anything but a
+    /// regular file before reading. Returns nil when the file does not exist and `mayBeMissing` is true.
     public static func readFile(_ path: String, mayBeMissing: Bool) throws(ConfigError) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
         if fd < 0 {
             let code = errno
             if code == ENOENT, mayBeMissing { return nil }
@@ -128,8 +129,14 @@ public enum DaemonConfigLoader {
         }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-            throw ConfigError(file: path, line: nil, problem: .unreadable("not a regular file"))
+        guard fstat(fd, &info) == 0 else {
+            throw ConfigError(file: path, line: nil, problem: .unreadable(String(cString: strerror(errno))))
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw ConfigError(file: path, line: nil, problem: .notRegularFile(fileKind(info.st_mode)))
+        }
+        guard info.st_size <= ConfigFileParser.maxFileBytes else {
+            throw ConfigError(file: path, line: nil, problem: .fileTooLarge(limit: ConfigFileParser.maxFileBytes))
         }
         let limit = ConfigFileParser.maxFileBytes + 1
         var bytes = [UInt8](repeating: 0, count: limit)
@@ -144,5 +151,17 @@ public enum DaemonConfigLoader {
             filled += count
         }
         return Array(bytes[..<filled])
+    }
+
+    /// What a non-regular file is, for the error: "a FIFO", "a directory", ….
+    static func fileKind(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFIFO: "a FIFO"
+        case S_IFDIR: "a directory"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFSOCK: "a socket"
+        default: "not a file"
+        }
     }
 }

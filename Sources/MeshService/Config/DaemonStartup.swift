@@ -7,9 +7,9 @@ public enum DaemonVersion {
 /// Turns meshnoded's command line into either a configuration to run with or an exit.
 public enum DaemonStartup {
     /// Exit code for a bad command line (EX_USAGE).
-    public static let usageExitCode: Int32 = 64
+    public static let usageExitCode = MeshnodedExitCode.usage.rawValue
     /// Exit code for a bad configuration (EX_CONFIG).
-    public static let configExitCode: Int32 = 78
+    public static let configExitCode = MeshnodedExitCode.config.rawValue
 
     /// What meshnoded should do next.
     public enum Outcome: Equatable, Sendable {

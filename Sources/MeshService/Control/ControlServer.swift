@@ -107,6 +107,9 @@ public final class ControlServer: Sendable {
     /// How many clients are connected now.
     public func clientCount() -> Int { onQueue { clients.count } }
 
+    /// The connected clients' descriptors, for tests that check they get closed.
+    func clientDescriptors() -> [Int32] { onQueue { clients.values.map(\.fd) } }
+
     func count(_ update: (inout ControlServerCounters) -> Void) { counterStore.withLock { update(&$0) } }
 
     /// Runs `body` on the server queue, inline when already there.

@@ -10,6 +10,13 @@ public struct ControlServerSettings: Equatable, Sendable {
     public var maxClients = 64
     /// The most reply and event bytes queued for one client; a client that lets more pile up is dropped.
     public var maxOutputBytes = 1_048_576
+    /// Queued output at which the server stops reading a client's requests; it reads again once
+    /// the backlog is down to half of this.
+    public var pauseOutputBytes = 65_536
+    /// How long queued output may go without a byte written before the client is dropped.
+    public var stuckTimeout = Duration.seconds(10)
+    /// The most requests answered for one client before the others get their turn.
+    public var maxRequestsPerTurn = 16
     /// How long a started request line may take to finish before `request_timeout`.
     public var requestTimeout = Duration.seconds(5)
 
@@ -45,6 +52,14 @@ public struct ControlServerCounters: Equatable, Sendable {
     public var nodeErrors: UInt64 = 0
     /// Clients dropped because their output queue exceeded `maxOutputBytes`.
     public var slowClientsDropped: UInt64 = 0
+    /// Clients dropped because their queued output made no progress for `stuckTimeout`.
+    public var stuckClientsDropped: UInt64 = 0
+    /// Times a client's reading was paused because its output passed `pauseOutputBytes`.
+    public var readsPaused: UInt64 = 0
+    /// Turns that ended with requests still waiting, after `maxRequestsPerTurn`.
+    public var turnsYielded: UInt64 = 0
+    /// Clients connected now (a gauge, not a counter).
+    public var connectedClients: UInt64 = 0
     /// Socket errors other than a client going away.
     public var ioErrors: UInt64 = 0
     /// `watch` subscriptions started.

@@ -1,44 +1,48 @@
+import ControlProtocol
 import Dispatch
 import Foundation
 import Glibc
 import MeshCrypto
+import MeshLink
 import MeshNode
 
 /// Starts and stops a whole node from a configuration: identity, engine, transport,
 /// control socket, systemd notifications and signals.
 public enum DaemonRunner {
-    /// Exit code when the node cannot start after its configuration was accepted (identity,
-    /// transport or control socket); the log says which. `Restart=on-failure` retries it.
-    public static let startFailureExitCode: Int32 = 1
-
     /// Runs the daemon until SIGTERM or SIGINT; never returns.
     public static func run(config: DaemonConfig, invocation: DaemonInvocation) -> Never {
         let logger = DaemonLogger(level: config.node.logLevel)
         let identity: NodeIdentity
-        do {
+        do throws(IdentityStoreError) {
             identity = try IdentityStore(directory: config.node.stateDirectory).loadOrCreate()
         } catch {
-            logger.error(.configRejected, "cannot load or create the node identity: \(error)")
-            exit(startFailureExitCode)
+            fail(.identity(error), logger: logger)
         }
         logger.setNode(identity.nodeID)
-        let runtime: NodeRuntime
-        let server: ControlServer
+        let (transport, counters): (any MeshTransport, @Sendable () -> [String: UInt64])
         do {
-            let (transport, counters) = try TransportFactory.make(config: config, identity: identity, logger: logger)
-            let engine = MeshEngine(
-                identity: identity, configuration: config.engineConfiguration, fragmenterLimits: config.fragmenterLimits,
-                wallClockAtZero: UInt64(Date().timeIntervalSince1970 * 1000))
-            runtime = NodeRuntime(
-                identity: identity, engine: engine, transport: transport, transportName: config.transport.kind.rawValue,
-                logger: logger)
-            server = ControlServer(settings: ControlServerSettings(config.node), node: runtime, logger: logger)
-            runtime.addCounterSources(control: { CounterDictionary.make(from: server.counters()) }, transport: counters)
+            (transport, counters) = try TransportFactory.make(config: config, identity: identity, logger: logger)
+        } catch {
+            fail(.transport(kind: config.transport.kind.rawValue, reason: "\(error)"), logger: logger)
+        }
+        let engine = MeshEngine(
+            identity: identity, configuration: config.engineConfiguration, fragmenterLimits: config.fragmenterLimits,
+            wallClockAtZero: UInt64(Date().timeIntervalSince1970 * 1000))
+        let runtime = NodeRuntime(
+            identity: identity, engine: engine, transport: transport, transportName: config.transport.kind.rawValue,
+            logger: logger)
+        let server = ControlServer(settings: ControlServerSettings(config.node), node: runtime, logger: logger)
+        runtime.addCounterSources(control: { CounterDictionary.make(from: server.counters()) }, transport: counters)
+        do throws(UnixSocketError) {
             try server.start()
+        } catch {
+            fail(.controlSocket(path: config.node.controlSocket, error), logger: logger)
+        }
+        do {
             try runtime.start()
         } catch {
-            logger.error(.configRejected, "cannot start: \(error)")
-            exit(startFailureExitCode)
+            server.stop()
+            fail(.runtime("\(error)"), logger: logger)
         }
         let notifier = SystemdNotifier()
         logger.notice(.daemonStarted, "meshnoded \(DaemonVersion.current) started as \(identity.shortID) on \(config.transport.kind.rawValue)")
@@ -76,5 +80,11 @@ public enum DaemonRunner {
             })
         signals.start()
         dispatchMain()
+    }
+
+    /// Logs the failure as one sentence (on stderr unless under the journal) and exits with its code.
+    static func fail(_ failure: StartupFailure, logger: DaemonLogger) -> Never {
+        logger.error(.configRejected, failure.description)
+        exit(failure.exitCode.rawValue)
     }
 }
