@@ -36,7 +36,7 @@ def probe_loop(node, interval, until, probes):
         time.sleep(max(0, next_at - time.time()))
 
 
-def run_mode(args, mode, work):
+def run_mode(args, mode, work, seconds):
     base = random.randint(20000, 50000)
     a = Node(args.bin, work, f"{mode}-A", base, [base + 1])
     b = Node(args.bin, work, f"{mode}-B", base + 1)
@@ -57,13 +57,14 @@ def run_mode(args, mode, work):
         launched = time.time()
         flood = subprocess.Popen(
             [os.path.join(args.bin, "meshflood"), "--target", f"127.0.0.1:{b.port}", "--mode", mode,
-             "--rate", str(args.rate), "--duration", str(args.seconds), "--quiet-before", str(QUIET_BEFORE),
+             "--rate", str(args.rate), "--duration", str(seconds), "--quiet-before", str(QUIET_BEFORE),
+             "--turnover", str(args.turnover),
              "--seed", str(args.seed), "--json"],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         probes = []
         prober = threading.Thread(target=probe_loop, args=(a, 0.5, lambda: flood.poll() is not None, probes))
         prober.start()
-        out, err = flood.communicate(timeout=args.seconds + 60)
+        out, err = flood.communicate(timeout=seconds + 60)
         flood_done = time.time()
         prober.join()
         time.sleep(args.tail)
@@ -78,6 +79,10 @@ def run_mode(args, mode, work):
         flood_start = launched + m["ready_after_s"] + QUIET_BEFORE
         flood_end = flood_start + m["elapsed_s"]
         result.update(analyse(args, m, probes, flood_start, flood_end, flood_done, sampler, c, c_before, c_after))
+        if "replayed_message_id" in result:
+            with open(os.path.join(b.dir, "meshnoded.log"), errors="replace") as log:
+                result["replayed_deliveries_at_b"] = sum(
+                    1 for line in log if "message delivered" in line and result["replayed_message_id"] in line)
         result["c_watch_survived"] = watch_alive
     finally:
         result["exit_status"] = {n.name: n.stop() for n in nodes}
@@ -135,7 +140,7 @@ def table(results):
             f'{r["b_cpu_s_flood"]} + {r["b_cpu_s_tail"]}',
             f'{r["b_rss_mb_before"]} / {r["b_rss_mb_peak"]} / {r["b_rss_mb_final"]}',
             f'{r["probes_delivered"]} of {r["probes_sent"]}', str(r["probe_p50_s"]), str(r["probe_p95_s"]),
-            str(r["duplicates_at_c"]) + (f' (replayed one: {r["replayed_deliveries_at_c"]}x)' if "replayed_deliveries_at_c" in r else ""),
+            str(r["duplicates_at_c"]) + (f' (replayed one at B/C: {r.get("replayed_deliveries_at_b")}x/{r["replayed_deliveries_at_c"]}x)' if "replayed_deliveries_at_c" in r else ""),
         ])
     widths = [max(len(str(x)) for x in col) for col in zip(head, *rows)]
     lines = ["| " + " | ".join(str(x).ljust(w) for x, w in zip(row, widths)) + " |" for row in [head] + rows]
@@ -150,9 +155,14 @@ def main():
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--rate", type=float, default=0)
     parser.add_argument("--tail", type=float, default=10)
+    parser.add_argument("--replay-seconds", type=float, default=None,
+                        help="flood time of the replay mode (default --seconds): turning B's seen cache "
+                             "over takes 65,536 accepted messages, more than 20 s where B sheds most of them")
+    parser.add_argument("--turnover", type=int, default=70000, help="replay mode: direct messages to turn the cache over")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", default="flood-results.json")
     args = parser.parse_args()
+    args.replay_seconds = args.replay_seconds or args.seconds
     modes = [m for m in args.modes.split(",") if m]
     for m in modes:
         if m not in MODES:
@@ -161,7 +171,7 @@ def main():
     results = []
     for mode in modes:
         print(f"== {mode}: M floods B for {args.seconds:g} s (rate {args.rate or 'max'}), tail {args.tail:g} s", flush=True)
-        result = run_mode(args, mode, work)
+        result = run_mode(args, mode, work, args.replay_seconds if mode == "replay" else args.seconds)
         results.append(result)
         print(table([result]).splitlines()[-1], flush=True)
     report = {"seconds": args.seconds, "rate": args.rate, "tail": args.tail, "work": work,
