@@ -158,7 +158,7 @@ def main():
     parser.add_argument("--replay-seconds", type=float, default=None,
                         help="flood time of the replay mode (default --seconds): turning B's seen cache "
                              "over takes 65,536 accepted messages, more than 20 s where B sheds most of them")
-    parser.add_argument("--turnover", type=int, default=70000, help="replay mode: direct messages to turn the cache over")
+    parser.add_argument("--turnover", type=int, default=1000000, help="replay mode: most direct messages sent to turn the cache over (the phase also ends at 90 % of the time)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", default="flood-results.json")
     args = parser.parse_args()
