@@ -47,6 +47,8 @@ let package = Package(
         .executableTarget(name: "relayctl", dependencies: ["ControlProtocol", "MeshProtocol"]),
         .executableTarget(name: "meshbench", dependencies: ["MeshProtocol", "Flooding", "MeshNode", "MeshSim", "MeshCrypto", "Fragmenter"]),
         .executableTarget(name: "gattcheck", dependencies: ["MeshLink", "GATTBridge"]),
+        // A hostile but protocol-correct neighbour that floods one node over loopback UDP (issue 11).
+        .executableTarget(name: "meshflood", dependencies: ["MeshProtocol", "MeshLink", "MeshCrypto", "Fragmenter", "UDPTransport"]),
 
         // Test utilities shared by the test targets (used only by tests).
         .target(name: "MeshTestSupport"),

@@ -1,0 +1,24 @@
+/// What the hostile neighbour M floods the node under test with (issue 11, "Floods by a
+/// neighbour that speaks the protocol").
+enum FloodMode: String, CaseIterable, Sendable {
+    /// Signed broadcasts under M's own identity.
+    case broadcast
+    /// Broadcasts, each from a freshly minted identity that signs it correctly.
+    case freshBroadcast = "fresh-broadcast"
+    /// Direct messages (sealed-shaped payloads) to random destinations.
+    case direct
+    /// Broadcasts under M's identity whose signatures do not verify.
+    case badSignature = "bad-signature"
+    /// Join notices, each from a freshly minted identity.
+    case freshJoin = "fresh-join"
+    /// Copies of a victim's broadcast with hops and route edited; then, after cheap direct
+    /// messages have turned the seen cache over, the oldest heard broadcast replayed.
+    case replay
+    /// 61 KB direct messages and 4 KB broadcasts, alternating.
+    case big
+
+    /// One line per mode, for `--help`.
+    static var summary: String {
+        allCases.map(\.rawValue).joined(separator: ", ")
+    }
+}

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# A soak with faults (issue 11, "Soak and faults"): ten meshnoded over loopback UDP for MINUTES
+# with random link cuts, restarts, one kill -9 and one flooding neighbour (meshflood); exits
+# non-zero when a check fails (see scripts/soak.py). Time-bounded and self-stopping.
+# Usage: scripts/soak.sh MINUTES [--seed N] [--max-slope KB_PER_MIN] [--out FILE]
+# Environment: MESHNODE_BIN=DIR uses binaries already built there (CI passes the debug build).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+minutes=${1:?usage: scripts/soak.sh MINUTES [--seed N] [--out FILE]}
+shift
+if [ -z "${MESHNODE_BIN:-}" ]; then
+  set --  "$@"
+  source scripts/install-deps.sh
+  for product in meshnoded relayctl meshflood; do
+    swift build -c release --product "$product" 2>&1 | tail -n 1
+  done
+  MESHNODE_BIN="$(swift build -c release --show-bin-path)"
+fi
+command -v python3 >/dev/null || { echo "soak: python3 is required" >&2; exit 69; }
+# Bounded: the soak itself stops after MINUTES; this stops it if anything hangs.
+exec timeout --signal=TERM --kill-after=30 "$(( ${minutes%.*} * 60 + 180 ))" \
+  python3 scripts/soak.py --bin "$MESHNODE_BIN" --minutes "$minutes" "$@"
