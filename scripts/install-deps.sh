@@ -2,7 +2,7 @@
 # Installs the Debian 12 packages MeshNode builds against, when any is missing.
 # Usage: scripts/install-deps.sh [extra-package ...]
 set -euo pipefail
-packages=(libdbus-1-dev libssl-dev libsystemd-dev pkg-config dbus "$@")
+packages=(libdbus-1-dev libssl-dev libsystemd-dev pkg-config dbus python3 "$@")
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
