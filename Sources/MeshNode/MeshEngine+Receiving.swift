@@ -81,7 +81,8 @@ extension MeshEngine {
         }
         // Beyond its neighbour's share an envelope is never relayed; it is still delivered
         // when it is for us and the signature-check budget can spare a check for it.
-        let withinShare = budgets.admit(sender, bytes: envelope.payload.count, now: now) == .admitted
+        let withinShare = budgets.admit(
+            sender, upstream: upstream(of: envelope, from: sender), bytes: envelope.payload.count, now: now) == .admitted
         if !withinShare {
             kindCounters[envelope.kind].overShare += 1
             guard isForUs(envelope) else {
@@ -196,6 +197,13 @@ extension MeshEngine {
         knownNodes.record(envelope.origin, entry: KnownNodes.Entry(
             profile: nil, agreementKey: keys.agreement.x963, signingKey: keys.signing.x963,
             hops: envelope.hops &+ 1, lastHeard: now), via: sender)
+    }
+
+    /// The node that handed `envelope` to `sender`: `sender` itself for what it originated
+    /// (hops 0), else the route entry before the sender's own (relays append their ID).
+    private func upstream(of envelope: Envelope, from sender: NodeID) -> NodeID {
+        guard envelope.hops > 0, envelope.route.count >= 2, envelope.route.last == sender else { return sender }
+        return envelope.route[envelope.route.count - 2]
     }
 
     /// True for what this node delivers: broadcasts, join notices and direct messages for us.

@@ -3,27 +3,57 @@ import MeshProtocol
 
 /// The per-neighbour relay shares and the shared signature-check budget, as one value.
 ///
-/// Bounded: one entry per neighbour that has a keyed link (``forget(_:)`` drops it when its
-/// last link is gone), so minting identities buys nothing beyond the link budget.
+/// A neighbour's traffic is charged twice: to the share of the **upstream** it came through
+/// (the neighbour itself for what it originates, hops 0; else the node before it on the route,
+/// which handed it over) and to the neighbour's total, `neighbourShareFactor` upstream shares.
+/// So a relay that carries a flood from one of its neighbours spends only that upstream's
+/// share here, and what it carries from its other neighbours still goes through; a neighbour
+/// that invents upstreams gets at most its total.
+///
+/// Bounded: one entry per neighbour that has a keyed link (``keep(only:)`` drops the rest) and
+/// at most `maxUpstreamsPerNeighbour` upstream shares in each (any further upstream shares one
+/// overflow share), so minting identities buys nothing beyond the link budget.
 public struct NeighbourBudgets: Sendable {
     /// What admitting one envelope decided.
     public enum Admission: Equatable, Sendable {
-        /// Within the neighbour's share.
+        /// Within its upstream's share and the neighbour's total.
         case admitted
-        /// The neighbour has spent its message share.
+        /// The upstream it came through, or the neighbour in all, has spent its message share.
         case overMessageShare
-        /// The neighbour has spent its byte share.
+        /// The upstream it came through, or the neighbour in all, has spent its byte share.
         case overByteShare
     }
 
     private struct Share: Sendable {
         var messages: TokenBucket
         var bytes: TokenBucket
+
+        init(_ limits: BudgetLimits, factor: Double, now: Duration) {
+            messages = TokenBucket(rate: limits.messagesPerSecond * factor, burst: limits.messageBurst * factor, now: now)
+            bytes = TokenBucket(rate: limits.bytesPerSecond * factor, burst: limits.byteBurst * factor, now: now)
+        }
+
+        func admits(bytes size: Int, now: Duration) -> Admission {
+            if messages.available(now: now) < 1 { return .overMessageShare }
+            if bytes.available(now: now) < Double(size) { return .overByteShare }
+            return .admitted
+        }
+
+        mutating func spend(bytes size: Int, now: Duration) {
+            _ = messages.take(1, now: now)
+            _ = bytes.take(Double(size), now: now)
+        }
+    }
+
+    private struct Neighbour: Sendable {
+        var total: Share
+        var upstreams: [NodeID: Share] = [:]
+        var overflow: Share
     }
 
     /// The limits in force.
     public let limits: BudgetLimits
-    private var shares: [NodeID: Share] = [:]
+    private var neighbours: [NodeID: Neighbour] = [:]
     private var verifications: TokenBucket
 
     /// Creates budgets with every bucket full at `now`.
@@ -33,17 +63,26 @@ public struct NeighbourBudgets: Sendable {
     }
 
     /// Neighbours with a share on record.
-    public var count: Int { shares.count }
+    public var count: Int { neighbours.count }
 
-    /// Spends one message and `bytes` byte tokens of `neighbour`'s share, if it has both.
-    public mutating func admit(_ neighbour: NodeID, bytes: Int, now: Duration) -> Admission {
-        var share = shares[neighbour] ?? Share(
-            messages: TokenBucket(rate: limits.messagesPerSecond, burst: limits.messageBurst, now: now),
-            bytes: TokenBucket(rate: limits.bytesPerSecond, burst: limits.byteBurst, now: now))
-        defer { shares[neighbour] = share }
-        guard share.messages.available(now: now) >= 1 else { return .overMessageShare }
-        guard share.bytes.take(Double(bytes), now: now) else { return .overByteShare }
-        _ = share.messages.take(1, now: now)
+    /// Spends one message and `bytes` byte tokens of the share of `upstream` at `neighbour`
+    /// and of the neighbour's total, if both have them.
+    public mutating func admit(_ neighbour: NodeID, upstream: NodeID, bytes: Int, now: Duration) -> Admission {
+        var entry = neighbours[neighbour] ?? Neighbour(
+            total: Share(limits, factor: limits.neighbourShareFactor, now: now),
+            overflow: Share(limits, factor: 1, now: now))
+        defer { neighbours[neighbour] = entry }
+        if entry.upstreams[upstream] == nil, entry.upstreams.count < limits.maxUpstreamsPerNeighbour {
+            entry.upstreams[upstream] = Share(limits, factor: 1, now: now)
+        }
+        var share = entry.upstreams[upstream] ?? entry.overflow
+        let verdict = share.admits(bytes: bytes, now: now)
+        guard verdict == .admitted else { return verdict }
+        let total = entry.total.admits(bytes: bytes, now: now)
+        guard total == .admitted else { return total }
+        share.spend(bytes: bytes, now: now)
+        entry.total.spend(bytes: bytes, now: now)
+        if entry.upstreams[upstream] != nil { entry.upstreams[upstream] = share } else { entry.overflow = share }
         return .admitted
     }
 
@@ -56,18 +95,13 @@ public struct NeighbourBudgets: Sendable {
         return verifications.take(1, now: now)
     }
 
-    /// Charges `neighbour` for a signature check that failed.
+    /// Charges `neighbour` for a signature check that failed (a debt on its total share).
     public mutating func penalize(_ neighbour: NodeID, now: Duration) {
-        shares[neighbour]?.messages.drain(limits.failedVerificationPenalty, now: now)
+        neighbours[neighbour]?.total.messages.drain(limits.failedVerificationPenalty, now: now)
     }
 
-    /// Forgets a neighbour's share (its last link is gone and its grace is over).
-    public mutating func forget(_ neighbour: NodeID) {
-        shares[neighbour] = nil
-    }
-
-    /// Keeps only the shares of `neighbours`.
-    public mutating func keep(only neighbours: Set<NodeID>) {
-        shares = shares.filter { neighbours.contains($0.key) }
+    /// Keeps only the shares of `kept` (neighbours with a link or in their departure grace).
+    public mutating func keep(only kept: Set<NodeID>) {
+        neighbours = neighbours.filter { kept.contains($0.key) }
     }
 }

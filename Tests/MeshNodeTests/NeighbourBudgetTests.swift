@@ -13,24 +13,42 @@ struct NeighbourBudgetTests {
         var budgets = NeighbourBudgets(limits: Self.limits)
         let ids = (0..<neighbours).map { NodeID(testIndex: $0) }
         var admitted = 0
-        for _ in 0..<1000 where budgets.admit(ids[0], bytes: 10, now: .zero) == .admitted { admitted += 1 }
+        for _ in 0..<1000 where budgets.admit(ids[0], upstream: ids[0], bytes: 10, now: .zero) == .admitted { admitted += 1 }
         #expect(admitted == 100)
-        for other in ids.dropFirst() { let admission = budgets.admit(other, bytes: 10, now: .zero); #expect(admission == .admitted) }
-        let flooderAgain = budgets.admit(ids[0], bytes: 10, now: .zero)
+        for other in ids.dropFirst() { let admission = budgets.admit(other, upstream: other, bytes: 10, now: .zero); #expect(admission == .admitted) }
+        let flooderAgain = budgets.admit(ids[0], upstream: ids[0], bytes: 10, now: .zero)
         #expect(flooderAgain == .overMessageShare)
-        let flooderLater = budgets.admit(ids[0], bytes: 10, now: .milliseconds(50))
+        let flooderLater = budgets.admit(ids[0], upstream: ids[0], bytes: 10, now: .milliseconds(50))
         #expect(flooderLater == .admitted)
+    }
+
+    @Test("What a neighbour relays from one upstream spends that upstream's share, not the others'")
+    func upstreamSharesAreSeparate() {
+        var budgets = NeighbourBudgets(limits: Self.limits)
+        let relay = NodeID(testIndex: 1)
+        let flooder = NodeID(testIndex: 2)
+        var admitted = 0
+        for _ in 0..<1000 where budgets.admit(relay, upstream: flooder, bytes: 1, now: .zero) == .admitted { admitted += 1 }
+        #expect(admitted == 100)
+        let own = budgets.admit(relay, upstream: relay, bytes: 1, now: .zero)
+        #expect(own == .admitted)
+        // Invented upstreams get no more than the neighbour's total (two upstream shares).
+        var invented = 0
+        for index in 0..<1000 where budgets.admit(relay, upstream: NodeID(testIndex: 100 + index), bytes: 1, now: .zero) == .admitted {
+            invented += 1
+        }
+        #expect(admitted + 1 + invented == 200)
     }
 
     @Test("Bytes are a share of their own; a refused byte take spends no message token")
     func byteShare() {
         var budgets = NeighbourBudgets(limits: Self.limits)
         let node = NodeID(testIndex: 1)
-        let first = budgets.admit(node, bytes: 4000, now: .zero)
+        let first = budgets.admit(node, upstream: node, bytes: 4000, now: .zero)
         #expect(first == .admitted)
-        let second = budgets.admit(node, bytes: 4000, now: .zero)
+        let second = budgets.admit(node, upstream: node, bytes: 4000, now: .zero)
         #expect(second == .overByteShare)
-        let smaller = budgets.admit(node, bytes: 1000, now: .zero)
+        let smaller = budgets.admit(node, upstream: node, bytes: 1000, now: .zero)
         #expect(smaller == .admitted)
     }
 
@@ -38,10 +56,10 @@ struct NeighbourBudgetTests {
     func penalty() {
         var budgets = NeighbourBudgets(limits: Self.limits)
         let node = NodeID(testIndex: 2)
-        let beforePenalty = budgets.admit(node, bytes: 1, now: .zero)
+        let beforePenalty = budgets.admit(node, upstream: node, bytes: 1, now: .zero)
         #expect(beforePenalty == .admitted)
-        for _ in 0..<10 { budgets.penalize(node, now: .zero) }
-        let afterPenalty = budgets.admit(node, bytes: 1, now: .zero)
+        for _ in 0..<20 { budgets.penalize(node, now: .zero) }  // 200 tokens: the whole total share
+        let afterPenalty = budgets.admit(node, upstream: node, bytes: 1, now: .zero)
         #expect(afterPenalty == .overMessageShare)
     }
 
@@ -61,7 +79,7 @@ struct NeighbourBudgetTests {
     @Test("Shares of nodes that are no longer neighbours are forgotten")
     func keepOnly() {
         var budgets = NeighbourBudgets(limits: Self.limits)
-        for index in 0..<5 { _ = budgets.admit(NodeID(testIndex: index), bytes: 1, now: .zero) }
+        for index in 0..<5 { _ = budgets.admit(NodeID(testIndex: index), upstream: NodeID(testIndex: index), bytes: 1, now: .zero) }
         budgets.keep(only: [NodeID(testIndex: 1)])
         #expect(budgets.count == 1)
     }
