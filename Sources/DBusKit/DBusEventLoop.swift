@@ -7,22 +7,39 @@ import Synchronization
 /// It polls the connection's sockets (handed over by libdbus through watch functions), a wake-up
 /// pipe and its timers, and runs every job posted with ``post(_:)`` in order. Nothing on it blocks:
 /// method calls are pending calls whose timeouts libdbus registers through the timeout functions.
-public final class DBusEventLoop: @unchecked Sendable {
+///
+/// Only ``post(_:)``, ``stop(final:)`` and ``isCurrent`` may be called from any thread. Everything
+/// else the loop keeps (libdbus watches and timeouts, timers, jobs for the next round) lives in a
+/// ``DBusLoopBound`` box: touching it off the loop thread stops the process.
+public final class DBusEventLoop: Sendable {
     private struct Timer { let id: UInt64; let deadline: UInt64; let job: () -> Void }
+
+    /// What only the loop thread touches; reached through ``local``, which checks the thread.
+    private final class LoopState {
+        var watches: [OpaquePointer] = []
+        var timeouts: [OpaquePointer: UInt64] = [:]
+        var timers: [Timer] = []
+        var localJobs: [() -> Void] = []
+        var nextTimerID: UInt64 = 1
+        var afterIO: (() -> Void)?
+    }
 
     private let jobs = Mutex<[@Sendable () -> Void]>([])
     private let wakeRead: Int32
     private let wakeWrite: Int32
     private let running = Atomic<Bool>(true)
-    private var thread: Thread?
-    // Below: touched only on the loop thread.
-    private var watches: [OpaquePointer] = []
-    private var timeouts: [OpaquePointer: UInt64] = [:]
-    private var timers: [Timer] = []
-    private var localJobs: [() -> Void] = []
-    private var nextTimerID: UInt64 = 1
-    /// Called on the loop thread after each wake-up to dispatch queued messages.
-    public var afterIO: (() -> Void)?
+    /// The thread running the loop, for ``isCurrent`` and every ``DBusLoopBound`` of this loop.
+    let identity: LoopThreadIdentity
+    private let confined: DBusLoopBound<LoopState>
+
+    /// The loop-thread state; stops the process off the loop thread.
+    private var local: LoopState { confined.value }
+
+    /// Called on the loop thread after each wake-up to dispatch queued messages. Loop thread only.
+    public var afterIO: (() -> Void)? {
+        get { local.afterIO }
+        set { local.afterIO = newValue }
+    }
 
     /// Creates the loop; it does not run until ``start(name:)``.
     public init() throws(DBusError) {
@@ -31,6 +48,9 @@ public final class DBusEventLoop: @unchecked Sendable {
         for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK); _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         wakeRead = fds[0]
         wakeWrite = fds[1]
+        let identity = LoopThreadIdentity()
+        self.identity = identity
+        confined = DBusLoopBound(LoopState(), owner: identity, label: "DBusEventLoop")
     }
 
     deinit {
@@ -40,9 +60,12 @@ public final class DBusEventLoop: @unchecked Sendable {
 
     /// Starts the thread.
     public func start(name: String) {
-        let thread = Thread { [self] in self.run() }
+        let thread = Thread { [self] in
+            identity.claim()
+            run()
+            identity.release()
+        }
         thread.name = name
-        self.thread = thread
         thread.start()
     }
 
@@ -52,7 +75,7 @@ public final class DBusEventLoop: @unchecked Sendable {
     }
 
     /// Whether the caller runs on the loop thread.
-    public var isCurrent: Bool { Thread.current === thread }
+    public var isCurrent: Bool { identity.isCurrent }
 
     /// Runs `job` on the loop thread, after the jobs posted before it. Callable from any thread.
     public func post(_ job: @escaping @Sendable () -> Void) {
@@ -61,19 +84,20 @@ public final class DBusEventLoop: @unchecked Sendable {
     }
 
     /// Runs `job` on the loop thread in its next round, after the current dispatch. Loop thread only.
-    public func later(_ job: @escaping () -> Void) { localJobs.append(job) }
+    public func later(_ job: @escaping () -> Void) { local.localJobs.append(job) }
 
     /// Runs `job` on the loop thread after `seconds`; returns an ID for ``cancelTimer(_:)``. Loop thread only.
     @discardableResult
     public func after(_ seconds: Double, _ job: @escaping () -> Void) -> UInt64 {
-        let id = nextTimerID
-        nextTimerID += 1
-        timers.append(Timer(id: id, deadline: Self.now() + UInt64(max(0, seconds) * 1e9), job: job))
+        let local = local
+        let id = local.nextTimerID
+        local.nextTimerID += 1
+        local.timers.append(Timer(id: id, deadline: Self.now() + UInt64(max(0, seconds) * 1e9), job: job))
         return id
     }
 
     /// Cancels a timer that has not fired. Loop thread only.
-    public func cancelTimer(_ id: UInt64) { timers.removeAll { $0.id == id } }
+    public func cancelTimer(_ id: UInt64) { local.timers.removeAll { $0.id == id } }
 
     private func wake() {
         var byte: UInt8 = 1
@@ -84,16 +108,17 @@ public final class DBusEventLoop: @unchecked Sendable {
 
     // MARK: libdbus watch and timeout bookkeeping (called by libdbus on the loop thread)
 
-    func addWatch(_ watch: OpaquePointer) { watches.append(watch) }
-    func removeWatch(_ watch: OpaquePointer) { watches.removeAll { $0 == watch } }
+    func addWatch(_ watch: OpaquePointer) { local.watches.append(watch) }
+    func removeWatch(_ watch: OpaquePointer) { local.watches.removeAll { $0 == watch } }
     func addTimeout(_ timeout: OpaquePointer) {
-        timeouts[timeout] = dbus_timeout_get_enabled(timeout) != 0
+        local.timeouts[timeout] = dbus_timeout_get_enabled(timeout) != 0
             ? Self.now() + UInt64(dbus_timeout_get_interval(timeout)) * 1_000_000 : nil
     }
-    func removeTimeout(_ timeout: OpaquePointer) { timeouts[timeout] = nil }
+    func removeTimeout(_ timeout: OpaquePointer) { local.timeouts[timeout] = nil }
 
     /// Hands a connection's sockets and timeouts to this loop. Loop thread only.
     func adopt(_ connection: OpaquePointer) -> Bool {
+        confined.preconditionOnLoop()
         let me = Unmanaged.passUnretained(self).toOpaque()
         let watchesOK = dbus_connection_set_watch_functions(connection, { watch, data in
             guard let watch, let data else { return 0 }
@@ -121,8 +146,8 @@ public final class DBusEventLoop: @unchecked Sendable {
     func release(_ connection: OpaquePointer) {
         _ = dbus_connection_set_watch_functions(connection, nil, nil, nil, nil, nil)
         _ = dbus_connection_set_timeout_functions(connection, nil, nil, nil, nil, nil)
-        watches.removeAll()
-        timeouts.removeAll()
+        local.watches.removeAll()
+        local.timeouts.removeAll()
     }
 
     // MARK: the loop
@@ -134,12 +159,12 @@ public final class DBusEventLoop: @unchecked Sendable {
                 return list
             }
             for job in pending { job() }
-            afterIO?()
-            while !localJobs.isEmpty {
-                let local = localJobs
-                localJobs.removeAll()
-                for job in local { job() }
-                afterIO?()
+            local.afterIO?()
+            while !local.localJobs.isEmpty {
+                let round = local.localJobs
+                local.localJobs.removeAll()
+                for job in round { job() }
+                local.afterIO?()
             }
             guard running.load(ordering: .acquiring) else { break }
             pollOnce()
@@ -148,9 +173,10 @@ public final class DBusEventLoop: @unchecked Sendable {
     }
 
     private func pollOnce() {
+        let local = local
         var fds = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
         var owners: [OpaquePointer?] = [nil]
-        for watch in watches where dbus_watch_get_enabled(watch) != 0 {
+        for watch in local.watches where dbus_watch_get_enabled(watch) != 0 {
             let flags = dbus_watch_get_flags(watch)
             var events: Int16 = 0
             if flags & 1 != 0 { events |= Int16(POLLIN) }
@@ -160,8 +186,8 @@ public final class DBusEventLoop: @unchecked Sendable {
         }
         let now = Self.now()
         var nearest = now + 1_000_000_000
-        for deadline in timeouts.values { nearest = min(nearest, deadline) }
-        for timer in timers { nearest = min(nearest, timer.deadline) }
+        for deadline in local.timeouts.values { nearest = min(nearest, deadline) }
+        for timer in local.timers { nearest = min(nearest, timer.deadline) }
         let waitMs = Int32(clamping: nearest > now ? (nearest - now + 999_999) / 1_000_000 : 0)
         let ready = poll(&fds, nfds_t(fds.count), waitMs)
         guard ready > 0 else { return }
@@ -170,7 +196,7 @@ public final class DBusEventLoop: @unchecked Sendable {
             while read(wakeRead, &sink, sink.count) > 0 {}
         }
         for index in 1..<fds.count where fds[index].revents != 0 {
-            guard let watch = owners[index], watches.contains(watch) else { continue }
+            guard let watch = owners[index], local.watches.contains(watch) else { continue }
             var flags: UInt32 = 0
             let revents = Int32(fds[index].revents)
             if revents & Int32(POLLIN) != 0 { flags |= 1 }
@@ -182,15 +208,16 @@ public final class DBusEventLoop: @unchecked Sendable {
     }
 
     private func fireExpired() {
+        let local = local
         let now = Self.now()
-        for (timeout, deadline) in timeouts where deadline <= now {
-            guard timeouts[timeout] != nil else { continue }
-            timeouts[timeout] = now + UInt64(dbus_timeout_get_interval(timeout)) * 1_000_000
+        for (timeout, deadline) in local.timeouts where deadline <= now {
+            guard local.timeouts[timeout] != nil else { continue }
+            local.timeouts[timeout] = now + UInt64(dbus_timeout_get_interval(timeout)) * 1_000_000
             _ = dbus_timeout_handle(timeout)
         }
-        let due = timers.filter { $0.deadline <= now }
+        let due = local.timers.filter { $0.deadline <= now }
         guard !due.isEmpty else { return }
-        timers.removeAll { $0.deadline <= now }
+        local.timers.removeAll { $0.deadline <= now }
         for timer in due.sorted(by: { $0.deadline < $1.deadline }) { timer.job() }
     }
 }

@@ -18,6 +18,8 @@ public struct BlueZCounters: Equatable, Sendable {
     public var writesFailed = 0
     /// Accepted frames still queued when their link went down (never sent).
     public var framesDroppedWithLink = 0
+    /// Frames the D-Bus loop thread refused (all reasons; `relayctl stats` shows this one).
+    public var framesRefused = 0
     /// Frames refused, by reason.
     public var refused: [SendRefusal: Int] = [:]
     /// Device1.Connect attempts started.
@@ -63,7 +65,10 @@ public struct BlueZCounters: Equatable, Sendable {
     public init() {}
 
     /// Counts one refused frame.
-    public mutating func refuse(_ reason: SendRefusal) { refused[reason, default: 0] += 1 }
+    public mutating func refuse(_ reason: SendRefusal) {
+        framesRefused += 1
+        refused[reason, default: 0] += 1
+    }
 }
 
 /// One line for the daemon's log.

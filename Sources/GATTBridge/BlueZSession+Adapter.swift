@@ -136,6 +136,6 @@ extension BlueZSession {
 
     /// Whether links plus the attempt in progress fill the connection limit.
     var atConnectionLimit: Bool {
-        shared.withLock { $0.links.links.count } + (connecting == nil ? 0 : 1) >= config.maxConnections
+        links.links.count + (connecting == nil ? 0 : 1) >= config.maxConnections
     }
 }

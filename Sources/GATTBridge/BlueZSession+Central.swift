@@ -9,7 +9,7 @@ extension BlueZSession {
         let time = now()
         var wake: Double?
         for device in cache.devices(under: adapterPath) where device.uuids.contains(config.serviceUUID) {
-            guard !device.connected, shared.withLock({ $0.links.link(forDevice: device.path) == nil }),
+            guard !device.connected, links.link(forDevice: device.path) == nil,
                   filter.permits(device.address) else { continue }
             guard backoff.mayAttempt(device.address, now: time) else { continue }
             // A hold on first sight (and after each loss) so that two nodes that see each other rarely dial
@@ -38,7 +38,7 @@ extension BlueZSession {
         let time = now(), bound = config.connectTimeout * 2 + 2
         var seen: [String: Double] = [:]
         for device in cache.devices(under: adapterPath) where device.connected && connecting?.path != device.path {
-            guard shared.withLock({ $0.links.link(forDevice: device.path) }) == nil else { continue }
+            guard links.link(forDevice: device.path) == nil else { continue }
             let since = connectedSince[device.path] ?? time
             seen[device.path] = since
             if time - since > bound {
@@ -99,7 +99,7 @@ extension BlueZSession {
     func advanceAttempt() {
         guard let attempt = connecting, attempt.stage == .resolving,
               let device = cache.device(attempt.path), device.connected else { return }
-        if shared.withLock({ $0.links.link(forDevice: attempt.path) }) != nil {
+        if links.link(forDevice: attempt.path) != nil {
             finishAttempt()
             return
         }
@@ -171,7 +171,7 @@ extension BlueZSession {
         count { $0.connectFailures += 1 }
         let delay = backoff.recordFailure(attempt.address, now: now(), unit: Double.random(in: 0..<1))
         log(.warning, "connection to \(attempt.address) failed (\(reason)); next try in \(String(format: "%.1f", delay)) s")
-        let linked = { [self] in shared.withLock { $0.links.link(forDevice: attempt.path) } != nil }
+        let linked = { [self] in links.link(forDevice: attempt.path) != nil }
         let connected = { [self] in cache.device(attempt.path)?.connected == true }
         let cleanup = AttemptCleanup.after(stage: attempt.stage, connected: connected(), linked: linked(),
                                            failures: backoff.entries[attempt.address]?.failures ?? 0)

@@ -11,7 +11,7 @@ extension BlueZSession {
     /// that only dials and subscribes) therefore gets its link at its first write, after it subscribed.
     func deviceChanged(_ path: String, lostConnection: Bool) {
         guard let device = cache.device(path) else { return }
-        if let link = shared.withLock({ $0.links.link(forDevice: path) }) {
+        if let link = links.link(forDevice: path) {
             guard !lostConnection else {
                 closeLink(link.id, reason: "disconnected", disconnectDevice: false)
                 return
@@ -23,11 +23,12 @@ extension BlueZSession {
                 closeLink(link.id, reason: "the peer's mesh service went away", disconnectDevice: false)
                 return
             }
-            if peer != .unresolved, let changed = shared.withLock({ $0.links.setPeer(device: path, peer) }) {
+            if peer != .unresolved, let changed = links.setPeer(device: path, peer) {
                 if let mtu = remoteCharacteristic(path)?.mtu { updateMTU(device: path, attMTU: mtu) }
                 peerResolved(changed)
             }
-            if let rssi = device.rssi, let id = shared.withLock({ $0.links.setRSSI(device: path, rssi) }) {
+            if let rssi = device.rssi, let id = links.setRSSI(device: path, rssi) {
+                publishLinks()
                 deliver(.rssiChanged(id, rssi: rssi))
             }
         } else if let attempt = connecting, attempt.path == path {
@@ -57,8 +58,8 @@ extension BlueZSession {
     /// The peer's database became known or changed: refuse a second client without a GATT server
     /// (BlueZ 5.66 would show it the first one's notifications), otherwise send what waited.
     func peerResolved(_ link: LinkRecord) {
-        let notifying = shared.withLock { $0.notifying }
-        guard let route = shared.withLock({ $0.links.route(of: link.id, subscribed: notifying) }) else { return }
+        let notifying = notifying
+        guard let route = links.route(of: link.id, subscribed: notifying) else { return }
         log(.info, "\(link.id) peer database: " + {
             switch link.peer {
             case .messageCharacteristic: return "mesh service, frames are written"
@@ -85,7 +86,7 @@ extension BlueZSession {
             return nil
         }
         let ours = connecting?.path == path
-        let linkCount = shared.withLock { $0.links.links.count }
+        let linkCount = links.links.count
         guard linkCount + (connecting != nil && !ours ? 1 : 0) < config.maxConnections else {
             count { $0.refusedOverLimit += 1 }
             log(.warning, "refusing \(address): \(linkCount) links is the limit")
@@ -96,12 +97,11 @@ extension BlueZSession {
         let peer = peerDatabase(path)
         let mtu = attMTU ?? remote?.mtu ?? 23
         let role: LinkRole = ours ? .central : .peripheral
-        guard let record = shared.withLock({ state -> LinkRecord? in
-            guard let record = state.links.open(devicePath: path, address: address, role: role, attMTU: mtu,
-                                                peer: peer) else { return nil }
-            state.counters.linksUp += 1
-            return record
-        }) else { return shared.withLock { $0.links.link(forDevice: path) } }
+        guard let record = links.open(devicePath: path, address: address, role: role, attMTU: mtu, peer: peer) else {
+            return links.link(forDevice: path)
+        }
+        count { $0.linksUp += 1 }
+        publishLinks()
         log(.info, "\(record.id) up: \(address) as \(role.rawValue), ATT MTU \(record.attMTU)"
             + (wrote ? " (peer wrote first)" : ""))
         deliver(.linkUp(record.info))
@@ -109,24 +109,23 @@ extension BlueZSession {
         // the attempt: otherwise it would hold the one attempt slot until its deadline.
         if ours { finishAttempt() } else { refreshAdvertisement() }
         if peer != .unresolved { peerResolved(record) }
-        return shared.withLock { $0.links.links[record.id] }
+        return links.links[record.id]
     }
 
     /// Records a new ATT MTU and tells the engine when the frame limit changed.
     func updateMTU(device: String, attMTU: Int) {
-        guard let frame = shared.withLock({ $0.links.setMTU(device: device, attMTU: attMTU) }),
-              let link = shared.withLock({ $0.links.link(forDevice: device) }) else { return }
+        guard let frame = links.setMTU(device: device, attMTU: attMTU),
+              let link = links.link(forDevice: device) else { return }
+        publishLinks()
         log(.debug, "\(link.id) ATT MTU now \(link.attMTU)")
         deliver(.mtuChanged(link.id, mtu: frame))
     }
 
     /// Closes one link, optionally disconnecting the device, and reports it down.
     func closeLink(_ id: LinkID, reason: String, disconnectDevice: Bool) {
-        guard let record = shared.withLock({ state -> LinkRecord? in
-            let record = state.links.close(id)
-            if record != nil { state.counters.linksDown += 1 }
-            return record
-        }) else { return }
+        guard let record = links.close(id) else { return }
+        count { $0.linksDown += 1 }
+        publishLinks()
         log(.info, "\(id) down: \(record.address) (\(reason))")
         discardQueue(id)
         holdUntil[record.address] = nil
@@ -143,11 +142,10 @@ extension BlueZSession {
 
     /// Closes every link on the adapter (power off, removal, bluetoothd gone).
     func dropLinks(under prefix: String, reason: String) {
-        let closed = shared.withLock { state -> [LinkRecord] in
-            let closed = state.links.closeAll(under: prefix)
-            state.counters.linksDown += closed.count
-            return closed
-        }
+        let closed = links.closeAll(under: prefix)
+        guard !closed.isEmpty else { return }
+        count { $0.linksDown += closed.count }
+        publishLinks()
         for record in closed {
             discardQueue(record.id)
             log(.info, "\(record.id) down: \(record.address) (\(reason))")
@@ -185,10 +183,8 @@ extension BlueZSession {
                 return
             }
             writing.remove(id)
-            shared.withLock { state in
-                state.links.finished(on: id)
-                if case .failure = result { state.counters.writesFailed += 1 } else { state.counters.framesWritten += 1 }
-            }
+            links.finished(on: id)
+            count { if case .failure = result { $0.writesFailed += 1 } else { $0.framesWritten += 1 } }
             if case .failure(let error) = result {
                 log(.warning, "write of \(next.frame.count) bytes on \(id) failed: \(error.summary)")
             }
@@ -196,11 +192,23 @@ extension BlueZSession {
         }
     }
 
+    /// Takes one frame from the engine: ``LinkBook`` decides here, on the loop thread, whether it is
+    /// written, notified, held for the link's route or refused. A refusal (the link is gone by now, the
+    /// frame is longer than the link's limit, the link's queue is full, there is no route) is counted in
+    /// ``BlueZCounters/refused`` and the frame dropped; a link that went has already reported `.linkDown`.
+    func send(_ frame: [UInt8], on id: LinkID) {
+        let decision = links.decide(size: frame.count, on: id, queueLimit: config.sendQueueLimit, notifying: notifying)
+        if case .refuse(_, let reason) = decision {
+            count { $0.refuse(reason) }
+            return
+        }
+        transmit(frame, on: id, decision: decision)
+    }
+
     /// Carries one accepted frame: a write to the peer's characteristic, a notification, or a wait for the route.
-    func transmit(_ frame: [UInt8], on id: LinkID, decision: SendDecision) {
+    private func transmit(_ frame: [UInt8], on id: LinkID, decision: SendDecision) {
         // Frames already waiting go first: a later frame joins them to keep the order.
         if decision == .hold || heldFrames[id] != nil {
-            guard shared.withLock({ $0.links.links[id] != nil }) else { return }
             count { $0.framesHeld += 1 }
             if heldFrames[id] == nil {
                 let bound = config.connectTimeout
@@ -221,8 +229,8 @@ extension BlueZSession {
     /// Sends the frames that waited for a link's route, in order, as far as the route is known now.
     func releaseHeld(_ id: LinkID) {
         guard var waiting = heldFrames[id], !waiting.isEmpty else { return }
-        let notifying = shared.withLock { $0.notifying }
-        guard let route = shared.withLock({ $0.links.route(of: id, subscribed: notifying) }) else { return }
+        let notifying = notifying
+        guard let route = links.route(of: id, subscribed: notifying) else { return }
         let decision: SendDecision
         switch route.decision {
         case .wait: return
@@ -248,15 +256,11 @@ extension BlueZSession {
         case .notify:
             emit(path: gatt.messagePath, interface: DBusObjectTree.properties, member: "PropertiesChanged",
                  gatt.notification(frame))
-            shared.withLock { state in
-                state.links.finished(on: id)
-                state.counters.notificationsSent += 1
-            }
+            links.finished(on: id)
+            count { $0.notificationsSent += 1 }
         case .refuse(_, let reason):
-            shared.withLock { state in
-                state.links.finished(on: id)
-                state.counters.refuse(reason)
-            }
+            links.finished(on: id)
+            count { $0.refuse(reason) }
         case .hold:
             heldFrames[id, default: []].append(frame)
         }

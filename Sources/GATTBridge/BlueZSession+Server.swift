@@ -72,7 +72,7 @@ extension BlueZSession {
             return incomingWrite(bytes, options)
         case .startNotify, .stopNotify:
             let on = request == .startNotify
-            shared.withLock { $0.notifying = on }
+            notifying = on
             if let changed = gatt.setNotifying(on) {
                 emit(path: gatt.messagePath, interface: DBusObjectTree.properties, member: "PropertiesChanged", changed)
             }
@@ -112,13 +112,13 @@ extension BlueZSession {
             count { $0.badRequests += 1 }
             return .error(name: "org.bluez.Error.InvalidOffset", text: "frames are never split across writes")
         }
-        var link = shared.withLock { $0.links.link(forDevice: device) }
+        var link = links.link(forDevice: device)
         if link == nil {
             link = openLink(device: device, address: address, attMTU: options.mtu, wrote: true)
         }
         guard let link else { return .error(name: "org.bluez.Error.NotPermitted", text: "not accepted") }
         if let mtu = options.mtu { updateMTU(device: device, attMTU: mtu) }
-        if shared.withLock({ $0.links.setPeerWrites(device: device) }) {
+        if links.setPeerWrites(device: device) {
             log(.debug, "\(link.id) peer writes to us; its notifications are ignored from now on")
         }
         count { $0.framesReceived += 1 }

@@ -2,14 +2,9 @@ import Foundation
 
 /// Orderly shutdown: links down, registrations withdrawn, bus closed, loop thread ended.
 extension BlueZSession {
-    /// Shuts down on the loop thread and waits up to `wait` seconds for it (unless called on it).
-    func shutDown(wait: Double) {
-        post { $0.shutDownOnLoop() }
-        guard !loop.isCurrent else { return }
-        _ = finished.wait(timeout: .now() + wait)
-    }
-
-    private func shutDownOnLoop() {
+    /// Takes every link down, withdraws the registrations, closes the bus and ends the loop thread;
+    /// `done` runs on the loop thread last. Called once (``BlueZTransport/stop()``).
+    func shutDown(then done: @escaping @Sendable () -> Void) {
         guard !stopping else { return }
         stopping = true
         if let attempt = connecting {
@@ -18,8 +13,9 @@ extension BlueZSession {
             connecting = nil
             call(path: attempt.path, interface: BlueZ.device, member: "Disconnect") { _ in }
         }
-        let links = shared.withLock { $0.links.links.values.sorted { $0.id < $1.id } }
-        for link in links { closeLink(link.id, reason: "transport stopped", disconnectDevice: true) }
+        for link in links.links.values.sorted(by: { $0.id < $1.id }) {
+            closeLink(link.id, reason: "transport stopped", disconnectDevice: true)
+        }
         if bluezOwner != nil {
             if advState == .registered {
                 call(path: adapterPath, interface: BlueZ.advertisingManager, member: "UnregisterAdvertisement",
@@ -36,7 +32,7 @@ extension BlueZSession {
         loop.after(0.3) { [self] in
             connection?.close()
             connection = nil
-            loop.stop { [self] in finished.signal() }
+            loop.stop(final: done)
         }
     }
 }

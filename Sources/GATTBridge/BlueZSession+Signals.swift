@@ -72,7 +72,7 @@ extension BlueZSession {
             dropLinks(under: adapterPath, reason: "adapter removed")
             cache.removeSubtree(adapterPath)
             resetAdapterState()
-        } else if interfaces.contains(BlueZ.device), let link = shared.withLock({ $0.links.link(forDevice: path) }) {
+        } else if interfaces.contains(BlueZ.device), let link = links.link(forDevice: path) {
             closeLink(link.id, reason: "device removed", disconnectDevice: false)
         } else if interfaces.contains(BlueZ.device), connecting?.path == path {
             attemptFailed("device removed during setup", disconnect: false)
@@ -108,7 +108,7 @@ extension BlueZSession {
             deviceChanged(path, lostConnection: connected == false)
         case BlueZ.characteristic where path.hasPrefix(adapterPath + "/"):
             guard let device = BlueZObjectCache.devicePath(containing: path),
-                  let link = shared.withLock({ $0.links.link(forDevice: device) }) else { return }
+                  let link = links.link(forDevice: device) else { return }
             if let mtu = try? changed["MTU"]?.uint16() { updateMTU(device: device, attMTU: Int(mtu)) }
             if let value = changed["Value"], path == link.remoteCharacteristic {
                 // A peer that writes to us sends nothing by notification: BlueZ 5.66 notifies every

@@ -3,9 +3,13 @@ import Foundation
 import MeshLink
 import Synchronization
 
-/// Everything that runs on the D-Bus loop thread. Confined to that thread, hence `@unchecked Sendable`:
-/// other threads only reach it through ``post(_:)``.
-final class BlueZSession: @unchecked Sendable {
+/// Everything that runs on the D-Bus loop thread: the bus connection, bluetoothd's objects, the
+/// links and every send decision.
+///
+/// Not `Sendable`: the transport keeps it in a ``DBusLoopBound`` box, so another thread can reach it
+/// only through a job posted to the loop, and reading the box off the loop thread stops the process.
+/// What other threads read (counters, the link list) or write (the profile) is in ``shared``.
+final class BlueZSession {
     enum Registration: Equatable { case unregistered, registering, registered }
 
     struct Attempt {
@@ -27,12 +31,15 @@ final class BlueZSession: @unchecked Sendable {
     let logSink: @Sendable (BlueZLogEvent) -> Void
     let handler: @Sendable (TransportEvent) -> Void
     let loop: DBusEventLoop
-    let events = DispatchQueue(label: "meshnode.gatt.events")
     let filter: AddressFilter
     let adapterPath: String
     var gatt: GATTApplication
 
     var connection: DBusConnection?
+    /// The links; their list is published to ``shared`` whenever a link comes, goes or changes.
+    var links = LinkBook()
+    /// Whether any device subscribed to our message characteristic.
+    var notifying = false
     var cache = BlueZObjectCache()
     var bluezOwner: String?
     /// Bumped whenever bluetoothd or the bus goes away, so late replies from before are ignored.
@@ -59,33 +66,22 @@ final class BlueZSession: @unchecked Sendable {
     /// When each connected device without a link was first seen connected (for the stale-connection reaper).
     var connectedSince: [String: Double] = [:]
     var reaperTimer: UInt64?
-    let finished = DispatchSemaphore(value: 0)
 
-    init(configuration: BlueZConfiguration, shared: BlueZSharedBox,
+    /// Creates the session for `loop`; nothing runs until ``connectBus()`` runs on the loop thread.
+    init(configuration: BlueZConfiguration, loop: DBusEventLoop, shared: BlueZSharedBox,
          log: @escaping @Sendable (BlueZLogEvent) -> Void,
          handler: @escaping @Sendable (TransportEvent) -> Void) throws(DBusError) {
         config = configuration
         self.shared = shared
         logSink = log
         self.handler = handler
-        loop = try DBusEventLoop()
+        self.loop = loop
         filter = AddressFilter(allow: configuration.allowAddresses, deny: configuration.denyAddresses)
         adapterPath = "/org/bluez/" + configuration.adapter
         gatt = try GATTApplication(configuration: configuration)
         backoff = BackoffSchedule(policy: configuration.reconnect)
         retries = BackoffSchedule(policy: ReconnectPolicy(initialDelay: 1, maxDelay: 10, penaltyAfterFailures: 1000),
                                   capacity: 8)
-    }
-
-    /// Starts the loop thread and connects.
-    func begin() {
-        loop.start(name: "meshnode-bluez-\(config.adapter)")
-        post { $0.connectBus() }
-    }
-
-    /// Runs `job` on the loop thread.
-    func post(_ job: @escaping @Sendable (BlueZSession) -> Void) {
-        loop.post { [self] in job(self) }
     }
 
     // MARK: helpers
@@ -98,9 +94,13 @@ final class BlueZSession: @unchecked Sendable {
         shared.withLock { change(&$0.counters) }
     }
 
-    func deliver(_ event: TransportEvent) {
-        let handler = handler
-        events.async { handler(event) }
+    /// Reports an event to the node: the handler runs here, on the loop thread, and only enqueues.
+    func deliver(_ event: TransportEvent) { handler(event) }
+
+    /// Publishes the link list for readers on other threads (``BlueZTransport/links``).
+    func publishLinks() {
+        let list = links.links.values.sorted { $0.id < $1.id }.map(\.info)
+        shared.withLock { $0.links = list }
     }
 
     func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
@@ -253,6 +253,6 @@ final class BlueZSession: @unchecked Sendable {
         if let notifications = gatt.setNotifying(false) {
             emit(path: gatt.messagePath, interface: DBusObjectTree.properties, member: "PropertiesChanged", notifications)
         }
-        shared.withLock { $0.notifying = false }
+        notifying = false
     }
 }

@@ -3,25 +3,6 @@ import Foundation
 import MeshLink
 import Synchronization
 
-/// State shared between the engine's threads and the D-Bus loop thread.
-struct BlueZShared: Sendable {
-    var links = LinkBook()
-    var counters = BlueZCounters()
-    var notifying = false
-    var profile: [UInt8] = []
-    var discoverable = false
-}
-
-/// A lock around ``BlueZShared``, shared by the transport and its session.
-final class BlueZSharedBox: Sendable {
-    private let state = Mutex(BlueZShared())
-
-    /// Runs `body` with exclusive access.
-    func withLock<R: Sendable>(_ body: (inout BlueZShared) -> R) -> R {
-        state.withLock { body(&$0) }
-    }
-}
-
 /// Why ``BlueZTransport/start(handler:)`` failed.
 public enum BlueZTransportError: Error, Equatable, Sendable {
     /// `start` was called twice, or after `stop`.
@@ -34,13 +15,20 @@ public enum BlueZTransportError: Error, Equatable, Sendable {
 ///
 /// It exports a GATT service and an advertisement (peripheral role), scans for and connects to
 /// peers that advertise the same service (central role), and reports one link per LE connection.
-/// All D-Bus work happens on one loop thread; ``send(_:on:)`` never blocks. See docs/BLUEZ.md.
+/// All D-Bus work and every send decision happen on one loop thread, which also calls the event
+/// handler; ``send(_:on:)`` only posts the frame there and never blocks. See docs/BLUEZ.md.
 public final class BlueZTransport: MeshTransport {
+    /// The loop thread and the session it owns, while the transport runs.
+    private struct Running: Sendable {
+        let loop: DBusEventLoop
+        let session: DBusLoopBound<BlueZSession>
+    }
+
     /// The validated configuration.
     public let configuration: BlueZConfiguration
     private let log: @Sendable (BlueZLogEvent) -> Void
     private let shared = BlueZSharedBox()
-    private let session = Mutex<BlueZSession?>(nil)
+    private let running = Mutex<Running?>(nil)
     private let started = Atomic<Bool>(false)
 
     /// Creates a transport; nothing touches D-Bus until ``start(handler:)``.
@@ -51,60 +39,66 @@ public final class BlueZTransport: MeshTransport {
     }
 
     /// Starts the loop thread, which connects to the system bus and keeps itself registered with BlueZ.
+    ///
+    /// `handler` runs on the loop thread, one event at a time, in order: it must only hand the event
+    /// on (the daemon's enqueues it into its bounded inbox), never block or wait for the transport.
     public func start(handler: @escaping @Sendable (TransportEvent) -> Void) throws {
         guard started.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else {
             throw BlueZTransportError.alreadyStarted
         }
-        let made: BlueZSession
+        let current: Running
         do throws(DBusError) {
-            made = try BlueZSession(configuration: configuration, shared: shared, log: log, handler: handler)
+            let loop = try DBusEventLoop()
+            let session = try BlueZSession(configuration: configuration, loop: loop, shared: shared, log: log,
+                                           handler: handler)
+            current = Running(loop: loop, session: DBusLoopBound(session, loop: loop))
         } catch {
             throw BlueZTransportError.dbus(error)
         }
-        session.withLock { $0 = made }
-        made.begin()
+        running.withLock { $0 = current }
+        current.loop.start(name: "meshnode-bluez-\(configuration.adapter)")
+        current.loop.post { current.session.value.connectBus() }
     }
 
-    /// Sends one frame; refuses frames longer than the link's MTU-3 instead of letting BlueZ cut them.
-    /// A frame whose route is not known yet (peer's database unresolved) is accepted and waits for it.
+    /// Hands one frame to the loop thread and returns `.sent`: accepted for the loop thread, not yet
+    /// decided. There ``LinkBook`` writes it, notifies it, holds it until the link's route is known,
+    /// or refuses it (a link that is gone by then, a frame longer than the link's limit, a full
+    /// queue, no route); a refused frame is counted in ``BlueZCounters/refused`` and dropped, and a
+    /// link that is gone has reported its `.linkDown`. `.gone` only when the transport is not running.
     public func send(_ frame: [UInt8], on link: LinkID) -> SendOutcome {
-        let limit = configuration.sendQueueLimit
-        let decision = shared.withLock { state -> SendDecision in
-            let decision = state.links.decide(size: frame.count, on: link, queueLimit: limit, notifying: state.notifying)
-            if case .refuse(_, let reason) = decision { state.counters.refuse(reason) }
-            return decision
+        guard let current = running.withLock({ $0 }) else {
+            shared.withLock { $0.counters.refuse(.noLink) }
+            return .gone
         }
-        switch decision {
-        case .refuse(let outcome, _):
-            return outcome
-        case .write, .notify, .hold:
-            guard let current = session.withLock({ $0 }) else {
-                shared.withLock { $0.links.finished(on: link) }
-                return .gone
-            }
-            current.post { $0.transmit(frame, on: link, decision: decision) }
-            return .sent
-        }
+        current.loop.post { current.session.value.send(frame, on: link) }
+        return .sent
     }
 
     /// Disconnects the device behind a link; the link goes down with reason "closed by node".
     public func disconnect(_ link: LinkID) {
-        session.withLock { $0 }?.post { $0.closeLink(link, reason: "closed by node", disconnectDevice: true) }
+        guard let current = running.withLock({ $0 }) else { return }
+        current.loop.post {
+            current.session.value.closeLink(link, reason: "closed by node", disconnectDevice: true)
+        }
     }
 
-    /// Unregisters from BlueZ, disconnects every link and stops the loop thread (waits up to 3 s).
+    /// Unregisters from BlueZ, disconnects every link and stops the loop thread (waits up to 3 s,
+    /// unless called on the loop thread itself).
     public func stop() {
-        guard let current = session.withLock({ value -> BlueZSession? in defer { value = nil }; return value }) else {
+        guard let current = running.withLock({ value -> Running? in defer { value = nil }; return value }) else {
             return
         }
-        current.shutDown(wait: 3)
+        let finished = DispatchSemaphore(value: 0)
+        current.loop.post { current.session.value.shutDown { finished.signal() } }
+        guard !current.loop.isCurrent else { return }
+        _ = finished.wait(timeout: .now() + 3)
     }
 
     /// A snapshot of the counters.
     public var counters: BlueZCounters { shared.withLock { $0.counters } }
 
-    /// The links that are up now.
-    public var links: [LinkInfo] { shared.withLock { $0.links.links.values.sorted { $0.id < $1.id }.map(\.info) } }
+    /// The links that are up now, as the loop thread last published them.
+    public var links: [LinkInfo] { shared.withLock { $0.links } }
 
     /// Sets the profile characteristic's value and whether it may be read (`discoverable`).
     public func setProfile(_ value: [UInt8], discoverable: Bool) {

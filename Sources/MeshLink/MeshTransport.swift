@@ -4,8 +4,13 @@
 /// frames of at most the link's MTU. It never interprets frame contents.
 public protocol MeshTransport: AnyObject, Sendable {
     /// Starts the transport; events arrive on `handler`, one at a time, in order.
+    ///
+    /// `handler` runs on the transport's own thread (BlueZ: the D-Bus loop thread; UDP: its socket
+    /// queue), so it must never block or wait for the transport: it hands the event on and returns.
+    /// The daemon's handler only enqueues into its bounded per-link inbox (`FairInbox`).
     func start(handler: @escaping @Sendable (TransportEvent) -> Void) throws
-    /// Sends one frame on a link.
+    /// Sends one frame on a link; never blocks. See ``SendOutcome`` for what `.sent` promises: a
+    /// transport may only accept the frame here and decide on its own thread (BlueZ does).
     func send(_ frame: [UInt8], on link: LinkID) -> SendOutcome
     /// Closes a link (for example after a handshake timeout).
     func disconnect(_ link: LinkID)

@@ -75,9 +75,10 @@ final class Checker: Sendable {
         _ = done.wait(timeout: .now() + options.duration)
         ticker.cancel()
         let final = state.withLock { $0 }
-        let counters = transport.counters
         transport.stop()
+        let counters = transport.counters
         report(final, counters)
-        return final.received.keys.count >= options.expect && final.oversizeTaken == 0 ? 0 : 1
+        let oversizeRefused = counters.refused[.oversized, default: 0]
+        return final.received.keys.count >= options.expect && oversizeRefused == final.oversizeSent ? 0 : 1
     }
 }

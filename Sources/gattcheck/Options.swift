@@ -46,8 +46,8 @@ struct Observations {
     var received: [String: Int] = [:]
     var receivedSinceLoss: [String: Int] = [:]
     var sent = 0
-    var oversizeRefused = 0
-    var oversizeTaken = 0
+    /// Frames one byte over the link's limit handed to the transport (each must be refused on the loop thread).
+    var oversizeSent = 0
     var lastLoss: Double?
     var recoveries: [String] = []
     var firstLinkAt: Double?

@@ -12,6 +12,39 @@ struct DBusConfinementTests {
         }
     }
 
+    @Test("Reading a loop-bound value off its loop thread stops the process")
+    func boundValueOffLoopStops() async {
+        await #expect(processExitsWith: .failure) {
+            let box = DBusLoopBound([1, 2, 3], loop: try DBusEventLoop())
+            _ = box.value.count
+        }
+    }
+
+    @Test("The event loop's timers cannot be touched off its thread")
+    func loopTimersOffLoopStop() async {
+        await #expect(processExitsWith: .failure) {
+            _ = try DBusEventLoop().after(1) {}
+        }
+    }
+
+    @Test("On its loop thread a loop-bound value reads and changes; elsewhere the box knows it is not")
+    func boundValueOnLoop() throws {
+        let loop = try DBusEventLoop()
+        let box = DBusLoopBound(1, loop: loop)
+        #expect(!box.isOnLoop && !loop.isCurrent)
+        loop.start(name: "bound-test")
+        let done = Recorded()
+        loop.post {
+            box.value += 1
+            if box.value == 2, box.isOnLoop, loop.isCurrent { done.mark() }
+        }
+        #expect(done.waitMarked())
+        #expect(!box.isOnLoop, "a box is on its loop only on the loop thread")
+        let ended = Recorded()
+        loop.stop { ended.mark() }
+        #expect(ended.waitMarked())
+    }
+
     @Test("On its loop thread the same call is fine")
     func onLoop() throws {
         let loop = try DBusEventLoop()
