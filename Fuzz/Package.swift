@@ -10,6 +10,10 @@ let package = Package(
         // Input cursor and checks shared by the targets.
         .target(name: "CFuzzerDriver"),
         .target(name: "FuzzSupport", dependencies: ["CFuzzerDriver"]),
+        // The fixed identities of docs/PROTOCOL.md D11 and a keyed session pair.
+        .target(name: "FuzzCryptoSupport", dependencies: [
+            .product(name: "MeshProtocol", package: "MeshNode"), .product(name: "MeshCrypto", package: "MeshNode"),
+        ]),
         .executableTarget(name: "fuzz-frames", dependencies: [
             "FuzzSupport", .product(name: "Fragmenter", package: "MeshNode"),
         ]),
@@ -17,11 +21,11 @@ let package = Package(
             "FuzzSupport", .product(name: "MeshProtocol", package: "MeshNode"),
         ]),
         .executableTarget(name: "fuzz-keyexchange", dependencies: [
-            "FuzzSupport", .product(name: "MeshProtocol", package: "MeshNode"),
+            "FuzzSupport", "FuzzCryptoSupport", .product(name: "MeshProtocol", package: "MeshNode"),
             .product(name: "MeshCrypto", package: "MeshNode"),
         ]),
         .executableTarget(name: "fuzz-linkopen", dependencies: [
-            "FuzzSupport", .product(name: "MeshProtocol", package: "MeshNode"),
+            "FuzzSupport", "FuzzCryptoSupport", .product(name: "MeshProtocol", package: "MeshNode"),
             .product(name: "MeshCrypto", package: "MeshNode"),
         ]),
         .executableTarget(name: "fuzz-control", dependencies: [

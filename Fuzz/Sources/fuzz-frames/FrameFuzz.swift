@@ -1,17 +1,18 @@
 import Fragmenter
 import FuzzSupport
 
-/// Input byte 0 picks the mode. Even: five limit bytes, then records `op, step, length, frame`
+/// Frame headers and reassembly. Input byte 0 picks the mode. Even: five limit bytes, then records `op, step, length, frame`
 /// fed to a `LinkReassemblers` of four links (op bits 0–1 the link, bits 2–3 == 3 a control
 /// record: expire, or remove the link when bit 4 is set; step × 100 ms advances the clock).
 /// Odd: `mtu, kind, order, transferID(4)`, then a message split by `FrameSplitter` and fed back
 /// in a shuffled order, which must reassemble to the same bytes.
+/// The driver entry (SwiftPM's `main`), or `--write-seeds DIR`.
 @_cdecl("fuzz_frames_main")
 public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
-    runFuzzer(argc, argv) { data, size in data.map { fuzz($0, size) } ?? 0 }
+    runFuzzer(argc, argv, seeds: frameSeeds) { data, size in data.map { fuzz($0, size) } ?? 0 }
 }
 
-/// One input: see the type comments below.
+/// One input, in the mode its first byte picks.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var input = FuzzInput(data, size)
@@ -136,4 +137,21 @@ extension Array {
         guard count > 0, count < self.count else { return }
         self = Array(self[count...] + self[..<count])
     }
+}
+
+/// The worked example of docs/PROTOCOL.md B3 in both modes, plus a control record.
+func frameSeeds() -> [(name: String, bytes: [UInt8])] {
+    let frames = [
+        "021a2b3c4d00000003000102030405060708090a0b0c0d",
+        "021a2b3c4d000100030e0f101112131415161718191a1b",
+        "021a2b3c4d000200031c1d",
+    ].map(hexBytes)
+    let limits: [UInt8] = [0x10, 0x03, 0x20, 0x40, 0x5a]
+    var inOrder: [UInt8] = [0] + limits
+    var reversed: [UInt8] = [0] + limits
+    for (link, frame) in frames.enumerated() { inOrder += [UInt8(link & 1), 1, UInt8(frame.count)] + frame }
+    for frame in frames.reversed() { reversed += [2, 3, UInt8(frame.count)] + frame }
+    reversed += [0x0e, 200, 0, 0x1f, 0, 0]
+    let split: [UInt8] = [1, 14, 0x02, 0x81, 0x1a, 0x2b, 0x3c, 0x4d] + (0..<30).map { UInt8($0) }
+    return [("b3-in-order", inOrder), ("b3-reversed-expire-remove", reversed), ("b3-split", split)]
 }
