@@ -10,6 +10,13 @@ let package = Package(
         .executable(name: "meshnoded", targets: ["meshnoded"]),
         .executable(name: "relayctl", targets: ["relayctl"]),
         .executable(name: "meshbench", targets: ["meshbench"]),
+        // The decoders Fuzz/ (a separate package, never built by `swift build` here) drives.
+        .library(name: "MeshProtocol", targets: ["MeshProtocol"]),
+        .library(name: "Fragmenter", targets: ["Fragmenter"]),
+        .library(name: "MeshCrypto", targets: ["MeshCrypto"]),
+        .library(name: "ControlProtocol", targets: ["ControlProtocol"]),
+        .library(name: "DBusKit", targets: ["DBusKit"]),
+        .library(name: "MeshService", targets: ["MeshService"]),
     ],
     targets: [
         // C system libraries (Debian: libdbus-1-dev, libssl-dev, libsystemd-dev).
