@@ -22,6 +22,8 @@ public struct DaemonConfig: Equatable, Sendable {
     public var crypto = CryptoSettings()
     /// `[hold]`: what is held for neighbours whose link is down.
     public var hold = HoldSettings()
+    /// `[links]`: the budget and deadline of links still without link keys.
+    public var links = LinkAdmissionSettings()
 
     /// Creates the default configuration.
     public init() {}
