@@ -36,9 +36,9 @@ final class SlotAttack {
     }
 
     /// Opens a link at B from `address` if a slot is free; returns its ID.
-    private func openAtB(_ address: String) -> LinkID? {
+    private func openAtB(_ address: String, id: LinkID? = nil) -> LinkID? {
         guard open.count < slots else { return nil }
-        let id = newID()
+        let id = id ?? newID()
         open[id] = address
         performB(b.handle(.linkUp(LinkInfo(id: id, role: .peripheral, remoteAddress: address, mtu: 185)), now: now))
         return id
@@ -74,14 +74,16 @@ final class SlotAttack {
     /// C dials B; refused when every slot is taken.
     func connectC() {
         guard cLinkAtB == nil else { return }
-        guard let id = openAtB("udp:c") else {
+        guard open.count < slots else {
             refusedForC += 1
             return
         }
-        cLinkAtB = id
+        let atB = newID()
         let atC = newID()
+        cLinkAtB = atB
         cLinkAtC = atC
         performC(c.handle(.linkUp(LinkInfo(id: atC, role: .central, remoteAddress: "udp:b", mtu: 185)), now: now))
+        _ = openAtB("udp:c", id: atB)
         drain()
     }
 
@@ -95,9 +97,9 @@ final class SlotAttack {
         performC(c.handle(.linkDown(atC, reason: "outage"), now: now))
     }
 
-    /// The attacker refills every free slot with a link that never sends a frame.
+    /// The attacker refills free slots with links that never send a frame, up to 20 per call.
     func attack() {
-        while open.count < slots {
+        for _ in 0..<20 where open.count < slots {
             attackers += 1
             _ = openAtB("udp:evil-\(attackers)")
         }
