@@ -16,4 +16,12 @@ public protocol MeshTransport: AnyObject, Sendable {
     func disconnect(_ link: LinkID)
     /// Stops the transport and closes every link.
     func stop()
+    /// Tells the transport that the engine completed the link's key exchange, so its slot
+    /// table may prefer it over links that have none (a transport that has no such table ignores it).
+    func linkKeyed(_ link: LinkID)
+}
+
+extension MeshTransport {
+    /// Does nothing: the transport keeps no slot preference.
+    public func linkKeyed(_ link: LinkID) {}
 }

@@ -57,6 +57,8 @@ public struct EngineConfiguration: Sendable {
     public var deniedNodes: Set<NodeID>
     /// When not empty, the only node IDs accepted as neighbours.
     public var allowedNodes: Set<NodeID>
+    /// The budget, per-address limit and deadline of links still without link keys.
+    public var admission = LinkAdmissionLimits()
 
     /// Creates a configuration with the documented defaults.
     public init(

@@ -8,6 +8,7 @@ extension MeshEngine {
     func linkUp(_ info: LinkInfo, now: Duration) {
         if links[info.id] != nil { linkDown(info.id, now: now) }
         linkCounters.linksUp += 1
+        guard admit(info, now: now) else { return }
         let handshake = LinkHandshake(
             identity: identity,
             configuration: LinkHandshakeConfiguration(
@@ -19,6 +20,7 @@ extension MeshEngine {
     }
 
     func linkDown(_ link: LinkID, now: Duration) {
+        admission.removed(link)
         guard let state = links.removeValue(forKey: link) else { return }
         linkCounters.linksDown += 1
         reassemblers.removeLink(link)
@@ -101,6 +103,7 @@ extension MeshEngine {
         guard configuration.permits(peer), peer != nodeID else {
             linkCounters.refused += 1
             emit(.refused(link, peer: peer))
+            admission.removed(link)
             links[link] = nil
             reassemblers.removeLink(link)
             actions.append(.disconnect(link))
@@ -122,6 +125,7 @@ extension MeshEngine {
             } else {
                 let session = LinkSession(keys: keys, padding: configuration.padding ? .buckets : .minimal)
                 state.stage = .awaitingProfile(KeyedLink(session: session, peer: peer, keyedAt: now))
+                admission.keyed(link, address: state.info.remoteAddress, now: now)
                 firstKeys = true
             }
             links[link] = state

@@ -7,6 +7,7 @@ extension MeshEngine {
     /// coalesced join notices, scheduled relays and cache expiry. Call it often (the
     /// daemon and the simulator call it every 250 ms); it does nothing that is not due.
     public func tick(now: Duration) -> [EngineAction] {
+        closeLinksPastKeyDeadline(now: now)
         closeStalledHandshakes(now: now)
         retryHandshakes(now: now)
         closeSilentNeighbours(now: now)

@@ -29,6 +29,7 @@ public final class MeshEngine {
     var budgets: NeighbourBudgets
     var held: HoldQueue
     var recentJoins = RecentJoinNotices()
+    lazy var admission = LinkAdmission(limits: configuration.admission)
     var profiles: [NodeID: Profile] = [:]
     var random: any RandomNumberGenerator & Sendable
     let fragmenterLimits: FragmenterLimits

@@ -11,8 +11,20 @@ public enum UDPDatagramType: UInt8, Sendable, CaseIterable {
     case frame = 3
     /// Either way: the link is alive; empty body.
     case keepalive = 4
-    /// Either way: the link is closed or unknown; empty body.
+    /// Either way: the link is closed or unknown; empty body. For a live link it only starts a challenge.
     case close = 5
+    /// Either way: "are you still on this link?"; body is an 8-byte random challenge.
+    case challenge = 6
+    /// Either way: the reply to a challenge; body is the 8 challenge bytes and a verdict byte.
+    case answer = 7
+}
+
+/// What an answer says about the challenged link.
+public enum UDPAnswerVerdict: UInt8, Sendable {
+    /// The answering side has no such link (it closed it, or it restarted): drop it.
+    case gone = 0
+    /// The answering side still has the link: keep it.
+    case stillHere = 1
 }
 
 /// Why a datagram was not accepted.
@@ -67,6 +79,24 @@ public struct UDPDatagram: Equatable, Sendable {
         return Int(body[0]) << 8 | Int(body[1])
     }
 
+    /// The challenge carried by challenge and answer.
+    public var challengeValue: UInt64? {
+        guard (type == .challenge && body.count == 8) || (type == .answer && body.count == 9) else { return nil }
+        return body.prefix(8).reduce(0) { $0 << 8 | UInt64($1) }
+    }
+
+    /// The verdict carried by an answer.
+    public var verdict: UDPAnswerVerdict? {
+        guard type == .answer, body.count == 9 else { return nil }
+        return UDPAnswerVerdict(rawValue: body[8])
+    }
+
+    /// Encodes a challenge body (8 bytes, big-endian).
+    public static func challengeBody(_ value: UInt64) -> [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: value >> (56 - 8 * $0)) } }
+
+    /// Encodes an answer body: the challenge, then the verdict.
+    public static func answerBody(_ value: UInt64, verdict: UDPAnswerVerdict) -> [UInt8] { challengeBody(value) + [verdict.rawValue] }
+
     /// Encodes an MTU body.
     public static func mtuBody(_ mtu: Int) -> [UInt8] { [UInt8(truncatingIfNeeded: mtu >> 8), UInt8(truncatingIfNeeded: mtu)] }
 
@@ -98,6 +128,10 @@ public struct UDPDatagram: Equatable, Sendable {
             guard fromCentral == (type == .connect) else { throw .malformed("\(type) from the wrong role") }
         case .keepalive, .close:
             guard body.isEmpty else { throw .malformed("\(type) with a body") }
+        case .challenge:
+            guard body.count == 8 else { throw .malformed("challenge body of \(body.count) bytes") }
+        case .answer:
+            guard body.count == 9, verdict != nil else { throw .malformed("bad answer body") }
         case .frame:
             break
         }

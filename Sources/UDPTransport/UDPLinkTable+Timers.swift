@@ -17,8 +17,8 @@ extension UDPLinkTable {
             actions.append(.send(keepalive, to: link.remote))
         }
         for index in neighbours.indices {
-            guard case .connecting(let nonce, let due) = neighbours[index].state, due <= now,
-                  links.count < settings.maxLinks else { continue }
+            // Sent even when every slot is taken: the accept may displace an unkeyed link (makeRoom).
+            guard case .connecting(let nonce, let due) = neighbours[index].state, due <= now else { continue }
             let connect = UDPDatagram(type: .connect, fromCentral: true, instance: instance, linkNonce: nonce,
                                       body: UDPDatagram.mtuBody(settings.mtu))
             neighbours[index].state = .connecting(nonce: nonce, nextAttempt: now + settings.connectInterval)
@@ -42,6 +42,14 @@ extension UDPLinkTable {
         let datagram = UDPDatagram(type: .frame, fromCentral: link.role == .central, instance: instance,
                                    linkNonce: link.nonce, body: frame)
         return .send(datagram, to: link.remote)
+    }
+
+    /// The answer to a challenge that arrives after `closeAll`: every link is gone. Nil for anything else.
+    func answerAfterStop(_ bytes: [UInt8], from source: UDPEndpoint) -> UDPDatagram? {
+        guard let datagram = try? UDPDatagram(decoding: bytes), let value = datagram.challengeValue,
+              datagram.type == .challenge else { return nil }
+        return UDPDatagram(type: .answer, fromCentral: !datagram.fromCentral, instance: instance,
+                           linkNonce: datagram.linkNonce, body: UDPDatagram.answerBody(value, verdict: .gone))
     }
 
     /// Close datagrams for every link, for a clean stop; the table is emptied without events.

@@ -36,6 +36,20 @@ struct UDPLinkTable: Sendable {
         let mtu: Int
         var lastHeard: Duration
         var lastSent: Duration
+        /// When the link came up; the oldest unkeyed link is displaced first.
+        let openedAt: Duration
+        /// Set when the engine reports the link's key exchange done (`markKeyed`).
+        var keyed = false
+        /// The challenge sent last on this link, if its answer is still awaited.
+        var challenge: OutstandingChallenge?
+    }
+
+    /// A challenge sent on a link and the reason it was sent.
+    struct OutstandingChallenge: Sendable {
+        let value: UInt64
+        let sentAt: Duration
+        /// The link-down reason if the peer confirms it is gone.
+        let reason: String
     }
 
     struct LinkKey: Hashable, Sendable {
@@ -61,10 +75,12 @@ struct UDPLinkTable: Sendable {
     let settings: UDPTransportSettings
     var random: any RandomNumberGenerator & Sendable
     var links: [LinkID: Link] = [:]
-    private var keys: [LinkKey: LinkID] = [:]
+    var keys: [LinkKey: LinkID] = [:]
     var neighbours: [Neighbour]
     private var lastLinkNumber: UInt64 = 0
     var counters = UDPTransportCounters()
+    /// Addresses whose links were keyed lately (and configured neighbours): never displaced by strangers.
+    var keyedEndpoints = RecentEndpoints(capacity: 256, lifetime: .seconds(600))
 
     /// Creates a table; every neighbour is due for a connect at time zero. Instance numbers
     /// and link nonces come from `random`: the system's secure source in the daemon.
@@ -74,6 +90,7 @@ struct UDPLinkTable: Sendable {
         instance = random.next()
         neighbours = settings.neighbours.map { Neighbour(endpoint: $0, state: .connecting(nonce: random.next(), nextAttempt: .zero)) }
         self.random = random
+        for endpoint in settings.neighbours { keyedEndpoints.pin(endpoint) }
     }
 
     /// A table on a seeded generator, for tests: the same seed gives the same nonces.
@@ -100,17 +117,22 @@ struct UDPLinkTable: Sendable {
         case .connect: return acceptConnect(datagram, from: source, now: now)
         case .accept: return completeConnect(datagram, from: source, now: now)
         case .frame, .keepalive, .close: return linkTraffic(datagram, from: source, now: now)
+        case .challenge: return answerChallenge(datagram, from: source)
+        case .answer: return receiveAnswer(datagram, from: source, now: now)
         }
     }
 
     private mutating func acceptConnect(_ datagram: UDPDatagram, from source: UDPEndpoint, now: Duration) -> [Action] {
-        var actions = closeRestarted(source, instance: datagram.instance, now: now)
         let accept = UDPDatagram(type: .accept, fromCentral: false, instance: instance,
                                  linkNonce: datagram.linkNonce, body: UDPDatagram.mtuBody(settings.mtu))
         if let id = keys[LinkKey(remote: source, nonce: datagram.linkNonce, role: .peripheral)] {
             links[id]?.lastHeard = now
-            return actions + [.send(accept, to: source)]
+            return [.send(accept, to: source)]
         }
+        // A new nonce: the peer re-dialled (or someone forged its address). Its other links
+        // are challenged, not closed; this connect is a new link.
+        var actions = challengeSuperseded(source, instance: datagram.instance, newConnect: true, now: now)
+        actions += makeRoom(for: source, now: now)
         guard links.count < settings.maxLinks else {
             counters.rejectedFull += 1
             return actions + [.send(closeDatagram(datagram.linkNonce, role: .peripheral), to: source)]
@@ -129,7 +151,8 @@ struct UDPLinkTable: Sendable {
         }
         switch neighbours[index].state {
         case .connecting(let nonce, _) where nonce == datagram.linkNonce:
-            var actions = closeRestarted(source, instance: datagram.instance, now: now)
+            var actions = challengeSuperseded(source, instance: datagram.instance, newConnect: false, now: now)
+            actions += makeRoom(for: source, now: now)
             guard links.count < settings.maxLinks else {
                 counters.rejectedFull += 1
                 return actions + [refuse]
@@ -157,11 +180,12 @@ struct UDPLinkTable: Sendable {
             if datagram.type == .close { return [] }
             return [.send(closeDatagram(datagram.linkNonce, role: role), to: source)]
         }
-        links[id]?.lastHeard = now
         switch datagram.type {
         case .close:
-            return removeLink(id, reason: "closed by peer", notifyPeer: false, now: now)
+            // Anyone who knows the address and nonce can send a close: ask the address first.
+            return challenge(id, reason: "closed by peer", now: now)
         case .frame:
+            links[id]?.lastHeard = now
             guard datagram.body.count <= link.mtu else {
                 counters.oversizedFrames += 1
                 return []
@@ -169,14 +193,9 @@ struct UDPLinkTable: Sendable {
             counters.framesReceived += 1
             return [.emit(.frameReceived(id, datagram.body))]
         default:
+            links[id]?.lastHeard = now
             return []
         }
-    }
-
-    /// Closes links from `source` whose peer instance differs: that process restarted.
-    private mutating func closeRestarted(_ source: UDPEndpoint, instance: UInt64, now: Duration) -> [Action] {
-        let stale = links.values.filter { $0.remote == source && $0.peerInstance != instance }.map(\.id).sorted()
-        return stale.flatMap { removeLink($0, reason: "peer restarted", notifyPeer: false, now: now) }
     }
 
     private mutating func addLink(role: LinkRole, remote: UDPEndpoint, datagram: UDPDatagram, now: Duration) -> Link {
@@ -184,7 +203,7 @@ struct UDPLinkTable: Sendable {
         let link = Link(
             id: LinkID(lastLinkNumber), role: role, remote: remote, nonce: datagram.linkNonce,
             peerInstance: datagram.instance, mtu: min(settings.mtu, datagram.mtu ?? UDPDatagram.minFrameSize),
-            lastHeard: now, lastSent: now)
+            lastHeard: now, lastSent: now, openedAt: now)
         links[link.id] = link
         keys[LinkKey(remote: remote, nonce: link.nonce, role: role)] = link.id
         counters.linksUp += 1

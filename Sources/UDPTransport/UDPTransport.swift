@@ -107,19 +107,36 @@ public final class UDPTransport: MeshTransport, Sendable {
         close(link, reason: "disconnected locally")
     }
 
+    /// Remembers that the engine keyed `link`: a full slot table displaces unkeyed links first.
+    public func linkKeyed(_ link: LinkID) {
+        queue.async { [self] in state.withLock { $0.table.markKeyed(link, now: now()) } }
+    }
+
     /// Tells every peer its links are closed and stops; no new event starts after this returns.
+    ///
+    /// The socket stays open for `stopLinger` more, answering "gone" to the challenges the
+    /// closes cause, so peers drop their links at once rather than at their link timeout.
     public func stop() {
-        state.withLock { state in
-            guard !state.stopped else { return }
+        let lingering = state.withLock { state -> Bool in
+            guard !state.stopped else { return false }
             state.stopped = true
             state.handler = nil
             for (datagram, endpoint) in state.table.closeAll() { _ = socket.send(datagram.encoded(), to: endpoint) }
-            state.readSource?.cancel()
             state.timer?.cancel()
-            state.readSource = nil
             state.timer = nil
+            return state.readSource != nil
+        }
+        guard lingering else { return }
+        queue.asyncAfter(deadline: .now() + .milliseconds(Self.stopLingerMilliseconds)) { [self] in
+            state.withLock { state in
+                state.readSource?.cancel()
+                state.readSource = nil
+            }
         }
     }
+
+    /// How long a stopped transport still answers challenges, in milliseconds.
+    static let stopLingerMilliseconds = 500
 
     /// The counters so far.
     public func counters() -> UDPTransportCounters { state.withLock { $0.table.counters } }
@@ -151,6 +168,9 @@ public final class UDPTransport: MeshTransport, Sendable {
                 return
             case .datagram(let bytes, let length, let source):
                 let actions = state.withLock { state -> [UDPLinkTable.Action] in
+                    if state.stopped, let source, let answer = state.table.answerAfterStop(bytes, from: source) {
+                        return [.send(answer, to: source)]
+                    }
                     guard !state.stopped else { return [] }
                     guard let source else {
                         state.table.counters.rejectedSource += 1

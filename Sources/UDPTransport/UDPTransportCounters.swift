@@ -32,6 +32,20 @@ public struct UDPTransportCounters: Equatable, Sendable {
     public var sendFull: UInt64 = 0
     /// Sends that failed with another socket error.
     public var sendErrors: UInt64 = 0
+    /// Challenges sent to a link's recorded address after a close or a new connect for it.
+    public var challengesSent: UInt64 = 0
+    /// Close or connect triggers ignored because the link's challenge was sent less than a keepalive interval ago.
+    public var challengesSuppressed: UInt64 = 0
+    /// Links kept because the peer answered "still here".
+    public var challengesKept: UInt64 = 0
+    /// Links dropped because the peer answered "gone" with the right challenge.
+    public var challengesConfirmed: UInt64 = 0
+    /// Answers that matched no outstanding challenge (forged, late or repeated), ignored.
+    public var challengeMismatches: UInt64 = 0
+    /// Challenges from peers answered.
+    public var challengesAnswered: UInt64 = 0
+    /// Unkeyed links closed to make room for a connect when every slot was taken.
+    public var displacedUnkeyed: UInt64 = 0
     /// Links that came up.
     public var linksUp: UInt64 = 0
     /// Links that went down.

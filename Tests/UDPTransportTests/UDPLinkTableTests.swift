@@ -171,10 +171,11 @@ struct UDPLinkTableTests {
         _ = linkB
     }
 
-    @Test func maxLinksRefusesFurtherConnects() throws {
+    @Test func maxLinksRefusesFurtherConnectsWhenEveryLinkIsKeyed() throws {
         var pair = try TablePair(settings: { var s = $0; s.maxLinks = 1; return s })
         pair.tick(.zero)
         pair.deliver(.zero)
+        pair.b.markKeyed(try #require(pair.eventsB.first?.upInfo).id, now: .zero)
         let stranger = try UDPEndpoint(parsing: "127.0.0.1:7003")
         let connect = UDPDatagram(type: .connect, fromCentral: true, instance: 5, linkNonce: 6, body: UDPDatagram.mtuBody(185))
         let actions = pair.b.receive(connect.encoded(), from: stranger, now: .zero)

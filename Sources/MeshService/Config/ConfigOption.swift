@@ -22,10 +22,10 @@ struct ConfigOption: Sendable {
 /// The table of every option meshnoded understands.
 enum ConfigSchema {
     /// Every section, in file order.
-    static let sections = ["node", "transport", "udp", "bluez", "relay", "timers", "seen", "fragments", "hold", "budget", "crypto"]
+    static let sections = ["node", "transport", "udp", "bluez", "relay", "timers", "seen", "fragments", "hold", "budget", "links", "crypto"]
 
     /// Every option, in file order.
-    static let options: [ConfigOption] = nodeOptions + linkOptions + engineOptions
+    static let options: [ConfigOption] = nodeOptions + linkOptions + engineOptions + admissionOptions
 
     private static let byName: [String: ConfigOption] = Dictionary(
         uniqueKeysWithValues: options.map { ($0.name, $0) })

@@ -1,13 +1,13 @@
 extension ConfigSchema {
     /// `[budget]`: per-neighbour relay shares and the signature-check budget.
     static let budgetOptions: [ConfigOption] = [
-        budget("messages_per_second", "messages and join notices one neighbour may hand us per second",
+        budget("messages_per_second", "messages and join notices one upstream at a neighbour may hand us per second",
                1...100_000, \.messagesPerSecond),
-        budget("message_burst", "messages one neighbour may hand us at once after a quiet spell",
+        budget("message_burst", "messages one upstream at a neighbour may hand us at once after a quiet spell",
                1...100_000, \.messageBurst),
-        budget("bytes_per_second", "payload bytes one neighbour may hand us per second",
+        budget("bytes_per_second", "payload bytes one upstream at a neighbour may hand us per second",
                1024...104_857_600, \.bytesPerSecond),
-        budget("byte_burst", "payload bytes one neighbour may hand us at once (at least one whole message)",
+        budget("byte_burst", "payload bytes one upstream at a neighbour may hand us at once (at least one whole message)",
                65_536...104_857_600, \.byteBurst),
         budget("verifications_per_second", "signature checks per second, all neighbours together",
                1...1_000_000, \.verificationsPerSecond),

@@ -24,6 +24,8 @@ public struct DaemonConfig: Equatable, Sendable {
     public var hold = HoldSettings()
     /// `[budget]`: what one neighbour may cost the others.
     public var budget = BudgetSettings()
+    /// `[links]`: the budget and deadline of links still without link keys.
+    public var links = LinkAdmissionSettings()
 
     /// Creates the default configuration.
     public init() {}

@@ -10,7 +10,7 @@ extension DaemonConfig {
         var nodeDeny: Set<NodeID> = []
         for filter in bluez.allow { if case .node(let hex) = filter, let id = NodeID(hex: hex) { nodeAllow.insert(id) } }
         for filter in bluez.deny { if case .node(let hex) = filter, let id = NodeID(hex: hex) { nodeDeny.insert(id) } }
-        return EngineConfiguration(
+        var configuration = EngineConfiguration(
             displayName: node.name, icon: node.icon, role: .relay, hopLimits: relay.hopLimits,
             heartbeatInterval: timers.heartbeatInterval, departureGrace: timers.departureGrace,
             handshakeTimeout: timers.handshakeTimeout, seenCapacity: seen.capacity, seenLifetime: seen.expiry,
@@ -18,6 +18,11 @@ extension DaemonConfig {
             budgets: budget.limits,
             freshness: FreshnessRule(maxClockSkew: seen.maxClockSkew, enabled: seen.checkTimestamps),
             deniedNodes: nodeDeny, allowedNodes: nodeAllow)
+        configuration.admission = links.limits
+        // Unkeyed links may hold at most half the transport's slots, so keyed neighbours always have room.
+        let slots = transport.kind == .bluez ? bluez.maxConnections : udp.maxLinks
+        configuration.admission.maxUnkeyedLinks = min(links.maxUnkeyed, max(1, slots / 2))
+        return configuration
     }
 
     /// The fragmenter limits these settings describe.

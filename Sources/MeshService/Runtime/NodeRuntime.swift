@@ -159,6 +159,7 @@ public final class NodeRuntime: Sendable {
             case .disconnect(let link):
                 transport.disconnect(link)
             case .event(let event):
+                if case .linkKeyed(let link, _) = event { transport.linkKeyed(link) }
                 report(event)
             }
         }

@@ -1,0 +1,95 @@
+import MeshLink
+
+/// Which links may hold a slot while they have no link keys: a pure value on injected time.
+///
+/// Anyone in range can open links, and a link without keys costs the opener nothing, so unkeyed
+/// links get a budget of their own (`maxUnkeyedLinks`, all transports together), a budget per
+/// address, and a short deadline. When the budget is full the oldest unkeyed link of a
+/// **stranger** goes; a link from an address that was a keyed neighbour's lately (a
+/// **returning** neighbour) is closed only to make room for another returning one. Keyed links
+/// are never touched here. Every link that gets keys has its address remembered (for
+/// `neighbourMemory`), so a neighbour whose address changed (BLE privacy) is a stranger only
+/// until its first key exchange on the new address.
+public struct LinkAdmission: Sendable {
+    /// What to do with a new link.
+    public enum Decision: Equatable, Sendable {
+        /// Admit it, after closing these unkeyed links (oldest first).
+        case admit(closing: [LinkID])
+        /// Close it at once: every unkeyed slot is held by a returning neighbour and it is a stranger.
+        case refuse
+    }
+
+    private struct Unkeyed: Sendable {
+        let id: LinkID
+        let address: String
+        let openedAt: Duration
+        let returning: Bool
+    }
+
+    /// The limits in force.
+    public let limits: LinkAdmissionLimits
+    /// What was decided so far.
+    public private(set) var counters = AdmissionCounters()
+    private var unkeyed: [LinkID: Unkeyed] = [:]
+    private var addresses: NeighbourMemory<String>
+
+    /// Creates an empty admission with `limits`.
+    public init(limits: LinkAdmissionLimits = LinkAdmissionLimits()) {
+        self.limits = limits
+        addresses = NeighbourMemory(capacity: limits.rememberedNeighbours, lifetime: limits.neighbourMemory)
+    }
+
+    /// The links without keys now.
+    public var unkeyedLinks: Set<LinkID> { Set(unkeyed.keys) }
+
+    /// True when `address` belonged to a keyed neighbour within the memory.
+    public func isReturning(address: String, now: Duration) -> Bool { addresses.contains(address, now: now) }
+
+    /// Decides on a new link from `address`; an admitted link counts as unkeyed until `keyed`.
+    public mutating func admit(_ link: LinkID, address: String, now: Duration) -> Decision {
+        let returning = isReturning(address: address, now: now)
+        var closing: [LinkID] = []
+        let sameAddress = oldestFirst(unkeyed.values.filter { $0.address == address })
+        if sameAddress.count >= limits.maxUnkeyedPerAddress, let victim = sameAddress.first {
+            closing.append(victim.id)
+            counters.evictedSameAddress += 1
+        }
+        let remaining = unkeyed.values.filter { !closing.contains($0.id) }
+        if remaining.count >= limits.maxUnkeyedLinks {
+            let candidates = oldestFirst(remaining)
+            guard let victim = candidates.first(where: { !$0.returning }) ?? (returning ? candidates.first : nil) else {
+                counters.refusedFull += 1
+                return .refuse
+            }
+            closing.append(victim.id)
+            counters.evictedOldest += 1
+        }
+        for id in closing { unkeyed[id] = nil }
+        unkeyed[link] = Unkeyed(id: link, address: address, openedAt: now, returning: returning)
+        counters.admitted += 1
+        if returning { counters.admittedReturning += 1 }
+        return .admit(closing: closing)
+    }
+
+    /// Records the link's first keys: it leaves the unkeyed budget, and its address is
+    /// remembered as a keyed neighbour's.
+    public mutating func keyed(_ link: LinkID, address: String, now: Duration) {
+        unkeyed[link] = nil
+        addresses.note(address, now: now)
+    }
+
+    /// Forgets a link that went down.
+    public mutating func removed(_ link: LinkID) { unkeyed[link] = nil }
+
+    /// Strangers' unkeyed links past the key deadline, to close; they are forgotten here.
+    public mutating func overdue(now: Duration) -> [LinkID] {
+        let late = oldestFirst(unkeyed.values.filter { !$0.returning && now - $0.openedAt >= limits.keyDeadline }).map(\.id)
+        for id in late { unkeyed[id] = nil }
+        counters.keyDeadlineCloses += UInt64(late.count)
+        return late
+    }
+
+    private func oldestFirst(_ links: [Unkeyed]) -> [Unkeyed] {
+        links.sorted { ($0.openedAt, $0.id) < ($1.openedAt, $1.id) }
+    }
+}

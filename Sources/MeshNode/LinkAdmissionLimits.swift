@@ -1,0 +1,27 @@
+/// How many links may be in their key exchange at once, and for how long (docs/PROTOCOL.md Part E).
+public struct LinkAdmissionLimits: Equatable, Sendable {
+    /// The most links without link keys at once, all transports together; past it the oldest
+    /// unkeyed link from a stranger is closed. The daemon caps it at half the transport's slots.
+    public var maxUnkeyedLinks: Int
+    /// The most links without link keys from one transport address; past it that address's oldest goes.
+    public var maxUnkeyedPerAddress: Int
+    /// How long a link from a stranger may stay without link keys (a returning neighbour's
+    /// link has the whole handshake timeout).
+    public var keyDeadline: Duration
+    /// How long addresses of keyed links are remembered as returning neighbours' addresses.
+    public var neighbourMemory: Duration
+    /// The most addresses remembered; the least recently keyed go first.
+    public var rememberedNeighbours: Int
+
+    /// Creates limits; the defaults are the documented ones.
+    public init(
+        maxUnkeyedLinks: Int = 32, maxUnkeyedPerAddress: Int = 2, keyDeadline: Duration = .seconds(6),
+        neighbourMemory: Duration = .seconds(600), rememberedNeighbours: Int = 256
+    ) {
+        self.maxUnkeyedLinks = max(1, maxUnkeyedLinks)
+        self.maxUnkeyedPerAddress = max(1, maxUnkeyedPerAddress)
+        self.keyDeadline = keyDeadline
+        self.neighbourMemory = neighbourMemory
+        self.rememberedNeighbours = max(1, rememberedNeighbours)
+    }
+}

@@ -1,0 +1,72 @@
+import MeshLink
+import MeshProtocol
+
+/// Tearing a link down takes proof from its recorded address.
+///
+/// A close, or a connect or accept that says the peer re-dialled or restarted, only starts a
+/// challenge: a fresh random value sent to the link's recorded address. The link goes down when
+/// an answer from that address echoes the value and says "gone"; an answer "still here" keeps
+/// it. Whoever can only forge the peer's source address never sees the value. At most one
+/// challenge per link per keepalive interval; a link whose peer never answers times out as usual.
+extension UDPLinkTable {
+    /// Challenges `id` for `reason`, unless its last challenge went out less than a keepalive interval ago.
+    mutating func challenge(_ id: LinkID, reason: String, now: Duration) -> [Action] {
+        guard let link = links[id] else { return [] }
+        if let pending = link.challenge, now - pending.sentAt < settings.keepaliveInterval {
+            counters.challengesSuppressed += 1
+            return []
+        }
+        let value = random.next() as UInt64
+        links[id]?.challenge = OutstandingChallenge(value: value, sentAt: now, reason: reason)
+        counters.challengesSent += 1
+        let datagram = UDPDatagram(type: .challenge, fromCentral: link.role == .central, instance: instance,
+                                   linkNonce: link.nonce, body: UDPDatagram.challengeBody(value))
+        return [.send(datagram, to: link.remote)]
+    }
+
+    /// Challenges the links at `source` that a connect or accept from it may have superseded:
+    /// those with another peer instance ("peer restarted"), and for a connect with a new nonce
+    /// also its peripheral links there ("peer reconnected").
+    mutating func challengeSuperseded(_ source: UDPEndpoint, instance peerInstance: UInt64, newConnect: Bool,
+                                      now: Duration) -> [Action] {
+        let stale = links.values.filter { link in
+            link.remote == source && (link.peerInstance != peerInstance || (newConnect && link.role == .peripheral))
+        }.sorted { $0.id < $1.id }
+        return stale.flatMap { link in
+            challenge(link.id, reason: link.peerInstance != peerInstance ? "peer restarted" : "peer reconnected", now: now)
+        }
+    }
+
+    /// Answers a peer's challenge: "still here" when we hold that link with that peer instance, else "gone".
+    mutating func answerChallenge(_ datagram: UDPDatagram, from source: UDPEndpoint) -> [Action] {
+        guard let value = datagram.challengeValue else { return [] }
+        let role: LinkRole = datagram.fromCentral ? .peripheral : .central
+        let held = linkID(remote: source, nonce: datagram.linkNonce, role: role).flatMap { links[$0] }
+        let verdict: UDPAnswerVerdict = held?.peerInstance == datagram.instance ? .stillHere : .gone
+        counters.challengesAnswered += 1
+        let answer = UDPDatagram(type: .answer, fromCentral: role == .central, instance: instance,
+                                 linkNonce: datagram.linkNonce, body: UDPDatagram.answerBody(value, verdict: verdict))
+        return [.send(answer, to: source)]
+    }
+
+    /// Acts on an answer that echoes the link's outstanding challenge; any other answer is counted and ignored.
+    mutating func receiveAnswer(_ datagram: UDPDatagram, from source: UDPEndpoint, now: Duration) -> [Action] {
+        let role: LinkRole = datagram.fromCentral ? .peripheral : .central
+        guard let id = linkID(remote: source, nonce: datagram.linkNonce, role: role),
+              let pending = links[id]?.challenge, pending.value == datagram.challengeValue,
+              let verdict = datagram.verdict else {
+            counters.challengeMismatches += 1
+            return []
+        }
+        links[id]?.challenge = nil
+        switch verdict {
+        case .gone:
+            counters.challengesConfirmed += 1
+            return removeLink(id, reason: pending.reason, notifyPeer: false, now: now)
+        case .stillHere:
+            counters.challengesKept += 1
+            links[id]?.lastHeard = now
+            return []
+        }
+    }
+}

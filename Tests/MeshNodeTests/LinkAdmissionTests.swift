@@ -1,0 +1,77 @@
+import MeshLink
+import MeshNode
+import Testing
+
+@Suite("Link admission")
+struct LinkAdmissionTests {
+    static let limits = LinkAdmissionLimits(maxUnkeyedLinks: 3, maxUnkeyedPerAddress: 2, keyDeadline: .seconds(6))
+
+    /// An admission holding unkeyed links 1, 2, 3 from `addresses`, opened at 0, 1 and 2 s;
+    /// `returning` addresses were keyed before.
+    static func full(_ addresses: [String], returning: Set<String> = []) -> LinkAdmission {
+        var admission = LinkAdmission(limits: limits)
+        for (index, address) in returning.sorted().enumerated() {
+            _ = admission.admit(LinkID(UInt64(100 + index)), address: address, now: .zero)
+            admission.keyed(LinkID(UInt64(100 + index)), address: address, now: .zero)
+        }
+        for (index, address) in addresses.enumerated() {
+            _ = admission.admit(LinkID(UInt64(index + 1)), address: address, now: .seconds(index))
+        }
+        return admission
+    }
+
+    struct Case: Sendable, CustomTestStringConvertible {
+        let name: String
+        let held: [String]
+        let returning: Set<String>
+        let newcomer: String
+        let expected: LinkAdmission.Decision
+        var testDescription: String { name }
+    }
+
+    static let cases: [Case] = [
+        Case(name: "room left", held: ["x", "y"], returning: [], newcomer: "z", expected: .admit(closing: [])),
+        Case(name: "full of strangers: the oldest goes", held: ["x", "y", "z"], returning: [], newcomer: "w",
+             expected: .admit(closing: [LinkID(1)])),
+        Case(name: "a returning neighbour's link is passed over", held: ["c", "y", "z"], returning: ["c"], newcomer: "w",
+             expected: .admit(closing: [LinkID(2)])),
+        Case(name: "full of returning neighbours: a stranger is refused", held: ["c", "d", "e"], returning: ["c", "d", "e"],
+             newcomer: "w", expected: .refuse),
+        Case(name: "full of returning neighbours: another returning one displaces the oldest", held: ["c", "d", "e"],
+             returning: ["c", "d", "e", "f"], newcomer: "f", expected: .admit(closing: [LinkID(1)])),
+        Case(name: "a third link from one address closes that address's oldest", held: ["x", "x"], returning: [],
+             newcomer: "x", expected: .admit(closing: [LinkID(1)])),
+    ]
+
+    @Test(arguments: cases)
+    func decides(_ example: Case) {
+        var admission = Self.full(example.held, returning: example.returning)
+        #expect(admission.admit(LinkID(50), address: example.newcomer, now: .seconds(3)) == example.expected)
+        #expect(admission.unkeyedLinks.count <= Self.limits.maxUnkeyedLinks)
+    }
+
+    @Test func keyedLinksLeaveTheBudgetAndTheirAddressIsRemembered() {
+        var admission = Self.full(["x", "y", "z"])
+        admission.keyed(LinkID(1), address: "x", now: .seconds(3))
+        #expect(admission.unkeyedLinks == [LinkID(2), LinkID(3)])
+        #expect(admission.isReturning(address: "x", now: .seconds(3)))
+        #expect(!admission.isReturning(address: "x", now: .seconds(3 + 600)))
+        #expect(admission.admit(LinkID(9), address: "w", now: .seconds(4)) == .admit(closing: []))
+    }
+
+    @Test("the key deadline closes strangers' links only", arguments: [(5, [UInt64]()), (6, [1]), (8, [1, 2, 3])])
+    func deadline(seconds: Int, closed: [UInt64]) {
+        var admission = Self.full(["x", "y", "c"], returning: ["c"])
+        let overdue = admission.overdue(now: .seconds(seconds))
+        // Link 3 is from a returning address: it has the whole handshake timeout, not the key deadline.
+        #expect(overdue == closed.filter { $0 != 3 }.map(LinkID.init))
+        #expect(admission.counters.keyDeadlineCloses == UInt64(overdue.count))
+    }
+
+    @Test func countersAddUp() {
+        var admission = LinkAdmission(limits: Self.limits)
+        for index in 1...10 { _ = admission.admit(LinkID(UInt64(index)), address: "s\(index)", now: .seconds(index)) }
+        #expect(admission.counters.admitted == 10 && admission.counters.evictedOldest == 7)
+        #expect(admission.unkeyedLinks == [LinkID(8), LinkID(9), LinkID(10)])
+    }
+}
