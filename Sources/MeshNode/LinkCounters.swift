@@ -22,6 +22,8 @@ public struct LinkCounters: Equatable, Sendable {
     public var replays: UInt64 = 0
     /// Frames reported on a link the engine does not know (never up, or already down).
     public var unknownLinkFrames: UInt64 = 0
+    /// Reassembled messages of a kind this version does not know.
+    public var unknownKinds: UInt64 = 0
     /// Frames that arrived before the link had keys.
     public var unkeyedFrames: UInt64 = 0
     /// Frames the transport would not take (queue full or link gone).

@@ -74,6 +74,7 @@ extension MeshEngine {
         }
         guard case .complete(let kindByte, _, let message) = result else { return }
         guard let kind = MessageKind(rawValue: kindByte) else {
+            linkCounters.unknownKinds += 1
             emit(.dropped(nil, kind: nil, cause: .unknownKind(kindByte), link: link))
             return
         }

@@ -72,7 +72,7 @@ struct UDPLinkTable: Sendable {
 
     /// This process's random instance number.
     let instance: UInt64
-    let settings: UDPTransportSettings
+    let settings: UDPTransportConfiguration
     var random: any RandomNumberGenerator & Sendable
     var links: [LinkID: Link] = [:]
     var keys: [LinkKey: LinkID] = [:]
@@ -84,7 +84,7 @@ struct UDPLinkTable: Sendable {
 
     /// Creates a table; every neighbour is due for a connect at time zero. Instance numbers
     /// and link nonces come from `random`: the system's secure source in the daemon.
-    init(settings: UDPTransportSettings, random: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()) {
+    init(settings: UDPTransportConfiguration, random: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()) {
         self.settings = settings
         var random = random
         instance = random.next()
@@ -94,7 +94,7 @@ struct UDPLinkTable: Sendable {
     }
 
     /// A table on a seeded generator, for tests: the same seed gives the same nonces.
-    init(settings: UDPTransportSettings, seed: UInt64) {
+    init(settings: UDPTransportConfiguration, seed: UInt64) {
         self.init(settings: settings, random: SplitMix64(seed: seed))
     }
 

@@ -20,7 +20,7 @@ public final class UDPTransport: MeshTransport, Sendable {
     }
 
     /// The settings the transport runs with.
-    public let settings: UDPTransportSettings
+    public let settings: UDPTransportConfiguration
     /// The address actually bound (the kernel's choice when the settings said port 0).
     public let boundEndpoint: UDPEndpoint
     private let socket: UDPSocket
@@ -32,7 +32,7 @@ public final class UDPTransport: MeshTransport, Sendable {
     ///
     /// `randomSeed` fixes link nonces and frame-loss draws for tests; nil (the daemon) draws them
     /// from the system's secure random source.
-    public init(settings: UDPTransportSettings, randomSeed: UInt64? = nil) throws(UDPTransportError) {
+    public init(settings: UDPTransportConfiguration, randomSeed: UInt64? = nil) throws(UDPTransportError) {
         self.settings = settings
         socket = try UDPSocket.bind(settings.bind)
         do {

@@ -13,10 +13,10 @@ struct TablePair {
     /// Datagrams in flight, delivered by `deliver`.
     var wire: [(UDPDatagram, from: UDPEndpoint, to: UDPEndpoint)] = []
 
-    init(aListsB: Bool = true, bListsA: Bool = false, settings: (UDPTransportSettings) -> UDPTransportSettings = { $0 }) throws {
+    init(aListsB: Bool = true, bListsA: Bool = false, settings: (UDPTransportConfiguration) -> UDPTransportConfiguration = { $0 }) throws {
         addressA = try UDPEndpoint(parsing: "127.0.0.1:7001")
         addressB = try UDPEndpoint(parsing: "127.0.0.1:7002")
-        let base = UDPTransportSettings(bind: addressA, keepaliveInterval: .seconds(1), linkTimeout: .seconds(4))
+        let base = UDPTransportConfiguration(bind: addressA, keepaliveInterval: .seconds(1), linkTimeout: .seconds(4))
         var settingsA = settings(base)
         settingsA.neighbours = aListsB ? [addressB] : []
         var settingsB = settings(base)

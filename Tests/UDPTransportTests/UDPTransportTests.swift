@@ -6,8 +6,8 @@ import Testing
 /// Real loopback sockets, short timers, bounded event-driven waits.
 @Suite("UDP transport over loopback sockets")
 struct UDPTransportTests {
-    static func settings(neighbours: [UDPEndpoint] = [], loss: Double = 0, mtu: Int = 185) throws -> UDPTransportSettings {
-        UDPTransportSettings(
+    static func settings(neighbours: [UDPEndpoint] = [], loss: Double = 0, mtu: Int = 185) throws -> UDPTransportConfiguration {
+        UDPTransportConfiguration(
             bind: try UDPEndpoint(host: "127.0.0.1", port: 0), neighbours: neighbours, mtu: mtu, loss: loss,
             keepaliveInterval: .milliseconds(50), linkTimeout: .milliseconds(300), connectInterval: .milliseconds(50))
     }
@@ -16,7 +16,7 @@ struct UDPTransportTests {
         let transport: UDPTransport
         let events = Recorder<TransportEvent>()
 
-        init(_ settings: UDPTransportSettings) throws {
+        init(_ settings: UDPTransportConfiguration) throws {
             transport = try UDPTransport(settings: settings, randomSeed: nil)
             let events = events
             try transport.start { events.append($0) }

@@ -1,6 +1,6 @@
 import UDPTransport
 
-extension UDPTransportSettings {
+extension UDPTransportConfiguration {
     /// Creates settings from the `[udp]` section of the daemon configuration.
     public init(_ config: UDPSettings) throws(UDPEndpointError) {
         self.init(

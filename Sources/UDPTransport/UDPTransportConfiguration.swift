@@ -1,5 +1,6 @@
-/// What a `UDPTransport` binds, whom it connects to, and its timings.
-public struct UDPTransportSettings: Equatable, Sendable {
+/// What a `UDPTransport` binds, whom it connects to, and its timings (its configuration, as
+/// `BlueZConfiguration` is BlueZ's; the daemon's `[udp]` file section is `UDPSettings`).
+public struct UDPTransportConfiguration: Equatable, Sendable {
     /// The loopback address to bind; port 0 picks a free port (see `UDPTransport.boundEndpoint`).
     public var bind: UDPEndpoint
     /// The ports this node connects to as central.
