@@ -44,6 +44,7 @@ class Timeline:
 
     def __init__(self):
         self.node_down = {i: [] for i in range(NODES)}   # [start, end or None]
+        self.node_killed = {i: [] for i in range(NODES)}  # kill -9 restarts only (nothing kept)
         self.edge_cut = {e: [] for e in EDGES}
         self.lock = threading.Lock()
 
@@ -130,6 +131,7 @@ class Soak:
         self.timeline.begin(self.timeline.node_down, i, time.time())
         self.watches[i].stop()
         if hard:
+            self.timeline.node_killed[i].append(time.time())
             node.kill9()
             self.log(f"kill -9 N{i}")
         else:
@@ -271,7 +273,8 @@ class Soak:
                     missed.append({"probe": message_id, "from": f"N{sender}", "to": f"N{target}",
                                    "at_s": round(sent_at - self.t0, 1)})
         duplicates = [{"node": f"N{i}", "message": mid, "copies": len(times),
-                       "across_restart": any(times[0] <= s <= times[-1] for s, _ in self.timeline.node_down[i])}
+                       "across_restart": any(times[0] <= s <= times[-1] for s, _ in self.timeline.node_down[i]),
+                       "across_crash": any(times[0] <= s <= times[-1] for s in self.timeline.node_killed[i])}
                       for i in range(NODES) for mid, times in deliveries[i].items() if len(times) > 1]
         slopes = {}
         for i, sampler in self.samplers.items():
@@ -288,7 +291,8 @@ class Soak:
         checks = {
             "no_crash": not self.unexpected_exits and not bad_exits,
             "no_duplicate_delivery": not [d for d in duplicates
-                                          if not (self.args.allow_restart_duplicates and d["across_restart"])],
+                                          if not (self.args.allow_restart_duplicates and d["across_restart"])
+                                          and not (self.args.allow_crash_duplicates and d["across_crash"])],
             "memory_bounded": all(peak <= self.args.max_rss_mb for _, peak, _ in rss.values()),
             "memory_flat": self.args.minutes < 10 or all(v <= self.args.max_slope for v in slopes.values()),
             "delivery_99": ratio >= 0.99,
@@ -329,6 +333,9 @@ def main():
     parser.add_argument("--seed", type=int, default=int(time.time()))
     parser.add_argument("--max-slope", type=float, default=1024.0, help="KB/min allowed over the second half")
     parser.add_argument("--max-rss-mb", type=float, default=64.0, help="peak RSS allowed per long-lived node")
+    parser.add_argument("--allow-crash-duplicates", action="store_true",
+                        help="report, but do not fail on, second deliveries at a node killed with -9 in between "
+                             "(it could not keep its seen cache)")
     parser.add_argument("--allow-restart-duplicates", action="store_true",
                         help="report, but do not fail on, second deliveries at a node that restarted in between")
     parser.add_argument("--out", default="soak-results.json")
@@ -344,7 +351,9 @@ def main():
           f"{result['delivered']} of {result['expected_deliveries']} ({100 * result['delivery_ratio']:.2f} %), "
           f"p50 {result['latency_p50_s']} s, p95 {result['latency_p95_s']} s")
     across = sum(1 for d in result["duplicates"] if d["across_restart"])
-    print(f"== duplicates delivered: {result['duplicate_count']} ({across} across a restart of the receiving node); unexpected exits: {result['unexpected_exits']}; "
+    crashed = sum(1 for d in result["duplicates"] if d["across_crash"])
+    print(f"== duplicates delivered: {result['duplicate_count']} ({across} across a restart of the receiving node, "
+          f"{crashed} of them across a kill -9); unexpected exits: {result['unexpected_exits']}; "
           f"bad exit status: {result['bad_exit_status']}")
     print(f"== RSS slope (second half), KB/min: {result['rss_slope_kb_per_min']}; "
           f"MB first/peak/last: {result['rss_mb_first_peak_last']}")

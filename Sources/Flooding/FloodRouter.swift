@@ -35,6 +35,12 @@ public struct FloodRouter: Sendable {
         freshness.accepts(timestamp: envelope.timestamp, wallNow: wallNow, vouchedFor: now - seen.vouchedSince(now: now))
     }
 
+    /// Fills an empty seen cache with the records a node kept across a restart (see
+    /// ``SeenCache/restore(_:vouchedSince:now:)``).
+    public mutating func restoreSeen(_ records: [SeenCache.Record], vouchedSince: Duration, now: Duration) {
+        seen.restore(records, vouchedSince: vouchedSince, now: now)
+    }
+
     /// Records a message this node originates, so an echo of it is dropped as seen.
     public mutating func recordOriginated(_ id: MessageID, now: Duration) {
         seen.insert(id, now: now)

@@ -21,6 +21,29 @@ public struct SeenCache: Sendable {
             self.high = high
             self.low = low
         }
+
+        /// The message ID this key was folded from.
+        var messageID: MessageID {
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(16)
+            for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: high >> UInt64(shift))) }
+            for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: low >> UInt64(shift))) }
+            return try! MessageID(bytes: bytes)  // always 16 bytes
+        }
+    }
+
+    /// One remembered ID and when it expires, for keeping the cache across a restart.
+    public struct Record: Equatable, Sendable {
+        /// The message ID.
+        public var messageID: MessageID
+        /// When it expires, on the cache's clock.
+        public var expiresAt: Duration
+
+        /// Creates a record.
+        public init(messageID: MessageID, expiresAt: Duration) {
+            self.messageID = messageID
+            self.expiresAt = expiresAt
+        }
     }
 
     private struct Slot: Sendable {
@@ -85,6 +108,30 @@ public struct SeenCache: Sendable {
         let byLifetime = now - lifetime
         guard let evicted = lastEvictedInsertedAt, evicted > byLifetime else { return byLifetime }
         return evicted
+    }
+
+    /// Every ID still remembered at `now`, oldest first.
+    public func records(now: Duration) -> [Record] {
+        (0..<count).compactMap { offset in
+            guard let slot = ring[(head + offset) % capacity], slot.expiresAt > now else { return nil }
+            return Record(messageID: slot.key.messageID, expiresAt: slot.expiresAt)
+        }
+    }
+
+    /// Remembers `records` (oldest first, as ``records(now:)`` gives them) with their own
+    /// expiry, and that nothing inserted before `vouchedSince` is known: the cache a node kept
+    /// across a restart. Records already expired at `now`, or that would outlive a fresh
+    /// insert, are skipped; at most `capacity` of the newest are kept.
+    public mutating func restore(_ records: [Record], vouchedSince: Duration, now: Duration) {
+        for record in records.suffix(capacity) where record.expiresAt > now && record.expiresAt <= now + lifetime {
+            let key = Key(record.messageID)
+            guard index[key] == nil else { continue }
+            if count == capacity { removeOldest() }
+            ring[(head + count) % capacity] = Slot(key: key, expiresAt: record.expiresAt)
+            count += 1
+            index[key] = record.expiresAt
+        }
+        if vouchedSince > (lastEvictedInsertedAt ?? vouchedSince - .seconds(1)) { lastEvictedInsertedAt = vouchedSince }
     }
 
     /// Forgets every ID that has expired at `now`.

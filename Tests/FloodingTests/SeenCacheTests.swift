@@ -34,3 +34,29 @@ func expiry() {
     let afterExpiry = cache.insert(messageID(1), now: .seconds(12))
     #expect(afterExpiry)
 }
+
+@Test("Records come out oldest first and restore into an empty cache with their own expiry")
+func recordsRoundTrip() {
+    var cache = SeenCache(capacity: 8, lifetime: .seconds(100))
+    for value in 0..<12 { cache.insert(messageID(UInt64(value)), now: .seconds(Int64(value))) }
+    let records = cache.records(now: .seconds(20))
+    #expect(records.map(\.messageID) == (4..<12).map { messageID(UInt64($0)) })
+    var restored = SeenCache(capacity: 8, lifetime: .seconds(100))
+    restored.restore(records, vouchedSince: cache.vouchedSince(now: .seconds(20)), now: .seconds(20))
+    #expect(restored.size == 8)
+    #expect(restored.contains(messageID(11), now: .seconds(110)))
+    #expect(!restored.contains(messageID(4), now: .seconds(104)))
+    #expect(restored.vouchedSince(now: .seconds(20)) == cache.vouchedSince(now: .seconds(20)))
+}
+
+@Test("Restoring skips expired records and records that would outlive a fresh insert")
+func restoreSkipsOutOfRangeRecords() {
+    var cache = SeenCache(capacity: 8, lifetime: .seconds(100))
+    cache.restore([
+        .init(messageID: messageID(1), expiresAt: .seconds(5)),
+        .init(messageID: messageID(2), expiresAt: .seconds(50)),
+        .init(messageID: messageID(3), expiresAt: .seconds(500)),
+    ], vouchedSince: .zero, now: .seconds(10))
+    #expect(cache.size == 1)
+    #expect(cache.contains(messageID(2), now: .seconds(10)))
+}

@@ -28,6 +28,8 @@ public enum DaemonRunner {
         let engine = MeshEngine(
             identity: identity, configuration: config.engineConfiguration, fragmenterLimits: config.fragmenterLimits,
             wallClockAtZero: UInt64(Date().timeIntervalSince1970 * 1000))
+        let seenStore = SeenCacheStore(directory: config.node.stateDirectory, capacity: config.seen.capacity)
+        restoreSeenCache(from: seenStore, into: engine, logger: logger)
         let runtime = NodeRuntime(
             identity: identity, engine: engine, transport: transport, transportName: config.transport.kind.rawValue,
             logger: logger)
@@ -62,6 +64,11 @@ public enum DaemonRunner {
                 _ = notifier.stopping(status: "stopping")
                 server.stop()
                 runtime.stop()
+                do throws(SeenCacheStoreError) {
+                    try seenStore.save(runtime.seenCacheSnapshot())
+                } catch {
+                    logger.warning(.general, "seen cache not kept for the next start: \(error)")
+                }
                 // STOPPING=1 goes out unless systemd's socket is stuck; never wait long for it.
                 _ = notifier.flush(timeout: .milliseconds(500))
                 exit(0)
@@ -80,6 +87,19 @@ public enum DaemonRunner {
             })
         signals.start()
         dispatchMain()
+    }
+
+    /// Fills the new engine's seen cache from what the last clean stop kept, so a copy of a
+    /// message this node saw before the restart is still dropped as seen. A damaged file is
+    /// logged and ignored: the node starts with an empty cache.
+    static func restoreSeenCache(from store: SeenCacheStore, into engine: MeshEngine, logger: DaemonLogger) {
+        do throws(SeenCacheStoreError) {
+            guard let snapshot = try store.take() else { return }
+            engine.restoreSeenCache(snapshot, now: .zero)
+            logger.info(.general, "kept \(snapshot.entries.count) seen message IDs across the restart")
+        } catch {
+            logger.warning(.general, "kept seen cache ignored: \(error)")
+        }
     }
 
     /// Logs the failure as one sentence (on stderr unless under the journal) and exits with its code.

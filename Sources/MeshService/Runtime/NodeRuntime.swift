@@ -127,6 +127,11 @@ public final class NodeRuntime: Sendable {
         transport.stop()
     }
 
+    /// The engine's seen cache now, to keep across a restart (call after ``stop()``).
+    public func seenCacheSnapshot() -> SeenCacheSnapshot {
+        queue.sync { engine.seenCacheSnapshot(now: now) }
+    }
+
     /// Applies a reloaded hop-limit table.
     public func reload(_ configuration: EngineConfiguration) {
         queue.async { self.engine.reload(hopLimits: configuration.hopLimits) }
