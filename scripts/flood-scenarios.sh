@@ -7,7 +7,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ -z "${MESHNODE_BIN:-}" ]; then
+  arguments=("$@")
+  set --  # install-deps.sh takes its arguments as extra packages
   source scripts/install-deps.sh
+  set -- "${arguments[@]}"
   for product in meshnoded relayctl meshflood; do
     swift build -c release --product "$product" 2>&1 | tail -n 1
   done

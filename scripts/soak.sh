@@ -9,8 +9,10 @@ cd "$(dirname "$0")/.."
 minutes=${1:?usage: scripts/soak.sh MINUTES [--seed N] [--out FILE]}
 shift
 if [ -z "${MESHNODE_BIN:-}" ]; then
-  set --  "$@"
+  arguments=("$@")
+  set --  # install-deps.sh takes its arguments as extra packages
   source scripts/install-deps.sh
+  set -- "${arguments[@]}"
   for product in meshnoded relayctl meshflood; do
     swift build -c release --product "$product" 2>&1 | tail -n 1
   done
