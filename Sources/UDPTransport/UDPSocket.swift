@@ -40,6 +40,8 @@ struct UDPSocket: Sendable {
 
     /// The socket's file descriptor.
     let fd: Int32
+    /// The receive buffer asked of the kernel (4 MiB; it may give less).
+    static let receiveBufferBytes = 4 << 20
 
     /// Opens a socket and binds it.
     static func bind(_ endpoint: UDPEndpoint) throws(UDPTransportError) -> UDPSocket {
@@ -52,6 +54,11 @@ struct UDPSocket: Sendable {
             Glibc.close(fd)
             throw .system(call: "bind \(endpoint)", errno: code)
         }
+        // All links share this socket: a deep receive buffer lets a quiet neighbour's datagrams
+        // ride out a moment when a flooding one fills it faster than the node reads. The kernel
+        // caps the size at net.core.rmem_max; a smaller buffer still works, so a refusal is no error.
+        var receiveBuffer = Int32(Self.receiveBufferBytes)
+        _ = setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &receiveBuffer, socklen_t(MemoryLayout<Int32>.size))
         return UDPSocket(fd: fd)
     }
 
