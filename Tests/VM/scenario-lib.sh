@@ -41,7 +41,8 @@ uptime_lines() {
 
 # Starts COUNT meshnoded processes on the first COUNT adapters (array `adapters`) as a line made by
 # deny lists: node i denies every node but i-1 and i+1. Fills `addr` and `pids`; logs go to
-# $MESHLAB_OUT/meshnoded-X.log.  Usage: start_line COUNT
+# $MESHLAB_OUT/meshnoded-X.log; every node also gets the flags in the array `node_flags`, if set.
+# Usage: start_line COUNT
 start_line() {
   local count=$1 i j dir args deny
   addr=(); pids=()
@@ -57,6 +58,7 @@ start_line() {
       [ $(( i - j )) -gt 1 ] || [ $(( j - i )) -gt 1 ] && deny+="${deny:+,}${addr[$j]}"
     done
     [ -n "$deny" ] && args+=(--deny "$deny")
+    args+=(${node_flags[@]+"${node_flags[@]}"})
     "$bin/meshnoded" "${args[@]}" > >(uptime_lines > "$MESHLAB_OUT/meshnoded-${names[$i]}.log") 2>&1 &
     pids+=($!)
   done
