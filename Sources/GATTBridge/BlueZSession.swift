@@ -163,7 +163,7 @@ final class BlueZSession {
         guard !stopping else { return }
         let connection = DBusConnection(loop: loop)
         do throws(DBusError) {
-            try connection.openSystemBus()
+            if let address = config.busAddress { try connection.open(address: address) } else { try connection.openSystemBus() }
         } catch {
             count { $0.dbus.record(error) }
             let delay = retries.recordFailure("bus", now: now(), unit: Double.random(in: 0..<1))
