@@ -28,13 +28,15 @@ extension BlueZSession {
             applicationRegistered: appState == .registered, recheckAt: recheck?.at)
     }
 
-    /// Publishes the state for ``BlueZTransport/state`` when it changed, and logs the change.
+    /// Publishes the state for ``BlueZTransport/state`` when it changed, and logs a change of step
+    /// (not a new retry time alone: the recheck lines say those, at debug after the first).
     func publishState() {
         let state = readiness.state
         guard state != publishedState else { return }
+        let newStep = state.step != publishedState?.step
         publishedState = state
         shared.withLock { $0.state = state }
-        log(.info, "state: " + state.summary(at: now()))
+        if newStep { log(.info, "state: " + state.summary(at: now())) }
     }
 
     /// Asks the bus who owns `org.bluez`; an owner brings bluetoothd up, anything else arms a recheck.

@@ -40,6 +40,18 @@ public enum BlueZTransportState: Equatable, Sendable {
         }
     }
 
+    /// The same step without its retry time: what the state log line follows (a new retry time
+    /// alone is no new state to log).
+    public var step: BlueZTransportState {
+        switch self {
+        case .connectingToBus: .connectingToBus(retryAt: nil)
+        case .waitingForBluetoothd: .waitingForBluetoothd(retryAt: nil)
+        case .waitingForAdapter(let adapter, _): .waitingForAdapter(adapter, retryAt: nil)
+        case .adapterPoweredOff(let adapter, _): .adapterPoweredOff(adapter, retryAt: nil)
+        case .registering, .running, .stopped: self
+        }
+    }
+
     /// One line for an operator, with the seconds left until the next retry as of `now`
     /// (same clock as ``retryAt``): "waiting for bluetoothd (retry in 4 s)".
     public func summary(at now: Double) -> String {

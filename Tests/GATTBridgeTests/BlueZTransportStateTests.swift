@@ -74,6 +74,14 @@ import Testing
         #expect(BlueZTransportState.registering("hci0").retryAt == nil)
     }
 
+    @Test func aStepIsTheStateWithoutItsRetryTime() {
+        #expect(BlueZTransportState.waitingForBluetoothd(retryAt: 3).step == .waitingForBluetoothd(retryAt: nil))
+        #expect(BlueZTransportState.waitingForAdapter("hci2", retryAt: 3).step == .waitingForAdapter("hci2", retryAt: nil))
+        #expect(BlueZTransportState.adapterPoweredOff("hci0", retryAt: 1).step == .adapterPoweredOff("hci0", retryAt: nil))
+        #expect(BlueZTransportState.connectingToBus(retryAt: 1).step == .connectingToBus(retryAt: nil))
+        #expect(BlueZTransportState.running("hci0").step == .running("hci0"))
+    }
+
     @Test func nameOwnerReplyWithAUniqueNameIsTheOwner() {
         #expect(NameOwnerLookup(.success(DBusArguments([.string(":1.7")]))) == .owner(":1.7"))
     }
