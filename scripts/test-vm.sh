@@ -11,6 +11,8 @@
 #   client      a client without a GATT server (meshnoded --gatt-server false) in a line P-B-C gets
 #               its frames by notification and reaches C two hops away, both ways
 #               (Tests/VM/meshnoded-client.sh, fixed btvirt);
+#   no bluetoothd  a pair started while bluetoothd is stopped waits for it, says so, and links once it
+#               starts; a node on a missing adapter waits (Tests/VM/meshnoded-nobluez.sh, stock btvirt);
 #   outage      A-B-C on the fixed btvirt: messages A sends while bluetoothd is down, and while B's
 #               adapter is off, are held and reach C once B is back (Tests/VM/meshnoded-outage.sh).
 # Each scenario that fails is tried once more (software-emulated radios are slow and sometimes lose
@@ -51,5 +53,6 @@ scenario pair 3 env NODES=2 Tests/VM/meshnoded-line.sh "$bin"
 scenario "line of 3" 4 --btvirt "$fixed_btvirt" env NODES=3 Tests/VM/meshnoded-line.sh "$bin"
 scenario "line of 5" 6 --btvirt "$fixed_btvirt" Tests/VM/meshnoded-line5.sh "$bin"
 scenario client 4 --btvirt "$fixed_btvirt" Tests/VM/meshnoded-client.sh "$bin"
+scenario "no bluetoothd" 3 Tests/VM/meshnoded-nobluez.sh "$bin"
 scenario outage 4 --btvirt "$fixed_btvirt" Tests/VM/meshnoded-outage.sh "$bin"
 echo "BlueZ VM test: every scenario passed"

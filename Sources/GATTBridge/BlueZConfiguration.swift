@@ -30,6 +30,9 @@ public struct BlueZConfiguration: Equatable, Sendable {
     /// Whether to export the GATT application and advertise (a node). False makes a client that only
     /// dials nodes, subscribes to their message characteristic and receives every frame as a notification.
     public var gattServer: Bool
+    /// The bus to use instead of the system bus (a D-Bus address such as `unix:path=/run/x`), for
+    /// tests on a private dbus-daemon; nil, the default, is the system bus.
+    public var busAddress: String?
 
     /// The default service UUID (this project's own; see docs/BLUEZ.md).
     public static let defaultServiceUUID = "8f2c0001-5e1a-4c7b-9d3e-6d657368ee01"

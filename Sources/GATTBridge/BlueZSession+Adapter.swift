@@ -7,22 +7,31 @@ extension BlueZSession {
     func setUpAdapter() {
         guard bluezOwner != nil, !stopping else { return }
         guard cache.adapter(adapterPath) != nil else {
-            log(.warning, "adapter \(config.adapter) not present; waiting for it")
+            // InterfacesAdded brings it at once; read bluetoothd's objects again now and then in case that is missed.
+            guard recheck?.what != .adapter, let owner = bluezOwner else { return }
+            let delay = armRecheck(.adapter) { [self] in
+                if bluezOwner == owner, cache.adapter(adapterPath) == nil { loadObjects(owner: owner) }
+            }
+            log(quietRecheck(.adapter) ? .debug : .warning,
+                "adapter \(config.adapter) not present; waiting for it (looking again in \(Self.seconds(delay)))")
             return
         }
+        found(.adapter)
         guard cache.isPowered(adapterPath) else {
-            guard config.powerOnAdapter, !powerRequested else { return }
+            guard config.powerOnAdapter, !powerRequested, recheck?.what != .power else { return }
             powerRequested = true
             log(.info, "adapter is off; powering it on")
             call(path: adapterPath, interface: DBusObjectTree.properties, member: "Set",
                  [.string(BlueZ.adapter), .string("Powered"), .variant(.boolean(true))]) { [self] result in
                 if case .failure(let error) = result {
                     powerRequested = false
-                    log(.warning, "could not power the adapter on: \(error.summary)")
+                    let delay = armRecheck(.power) { [self] in setUpAdapter() }
+                    log(.warning, "could not power the adapter on (\(error.summary)); trying again in \(Self.seconds(delay))")
                 }
             }
             return
         }
+        found(.power)
         registerApplication()
         registerAdvertisement()
         if reaperTimer == nil { reaperTimer = loop.after(config.connectTimeout) { [self] in reapStaleConnections() } }

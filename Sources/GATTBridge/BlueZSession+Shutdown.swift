@@ -7,6 +7,8 @@ extension BlueZSession {
     func shutDown(then done: @escaping @Sendable () -> Void) {
         guard !stopping else { return }
         stopping = true
+        disarmRecheck()
+        publishState()
         if let attempt = connecting {
             loop.cancelTimer(attempt.timer)
             if let timer = attempt.lookupTimer { loop.cancelTimer(timer) }

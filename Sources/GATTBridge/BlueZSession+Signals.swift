@@ -6,7 +6,7 @@ extension BlueZSession {
     func route(_ message: DBusMessage) -> Bool {
         switch message.kind {
         case .methodCall: return answer(message)
-        case .signal: handleSignal(message); return false
+        case .signal: handleSignal(message); publishState(); return false
         default: return false
         }
     }
@@ -72,6 +72,7 @@ extension BlueZSession {
             dropLinks(under: adapterPath, reason: "adapter removed")
             cache.removeSubtree(adapterPath)
             resetAdapterState()
+            setUpAdapter()
         } else if interfaces.contains(BlueZ.device), let link = links.link(forDevice: path) {
             closeLink(link.id, reason: "device removed", disconnectDevice: false)
         } else if interfaces.contains(BlueZ.device), connecting?.path == path {

@@ -52,6 +52,14 @@ final class BlueZSession {
     var connecting: Attempt?
     var backoff: BackoffSchedule
     var retries: BackoffSchedule
+    /// Backoff of the rechecks for bluetoothd, the adapter and power (``recheckPolicy``).
+    var waits = BackoffSchedule(policy: BlueZSession.recheckPolicy, capacity: 4)
+    /// The armed recheck: what it looks for, its timer, and when it fires (session clock).
+    var recheck: (what: Recheck, timer: UInt64, at: Double)?
+    /// Whether bluetoothd's objects were read since it appeared.
+    var objectsLoaded = false
+    /// The state last published to ``shared``.
+    var publishedState: BlueZTransportState?
     var holdUntil: [String: Double] = [:]
     var wakeTimer: UInt64?
     var advRefreshTimer: UInt64?
@@ -103,7 +111,7 @@ final class BlueZSession {
         shared.withLock { $0.links = list }
     }
 
-    func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+    func now() -> Double { BlueZClock.now() }
 
     /// Calls a BlueZ (or bus) method; `done` runs on the loop thread unless bluetoothd went away meanwhile.
     @discardableResult
@@ -132,6 +140,7 @@ final class BlueZSession {
             case .failure(let error):
                 done(.failure(error))
             }
+            publishState()
         }
     }
 
@@ -154,12 +163,13 @@ final class BlueZSession {
         guard !stopping else { return }
         let connection = DBusConnection(loop: loop)
         do throws(DBusError) {
-            try connection.openSystemBus()
+            if let address = config.busAddress { try connection.open(address: address) } else { try connection.openSystemBus() }
         } catch {
             count { $0.dbus.record(error) }
             let delay = retries.recordFailure("bus", now: now(), unit: Double.random(in: 0..<1))
             log(.warning, "system bus unavailable (\(error.summary)); retrying in \(String(format: "%.1f", delay)) s")
             loop.after(delay) { [self] in connectBus() }
+            publishState()
             return
         }
         retries.recordSuccess("bus")
@@ -182,23 +192,19 @@ final class BlueZSession {
                 if case .failure(let error) = result { log(.error, "AddMatch failed: \(error.summary)") }
             }
         }
-        call("org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
-             member: "GetNameOwner", [.string(BlueZ.bus)]) { [self] result in
-            if case .success(let args) = result, let owner = try? args.at(0).string() {
-                bluezAppeared(owner: owner)
-            } else {
-                log(.warning, "bluetoothd is not on the bus; waiting for it")
-            }
-        }
+        lookUpBluetoothd()
+        publishState()
     }
 
     func busLost() {
         log(.error, "system bus connection lost")
         bluezGone(reason: "system bus lost")
         connection = nil
+        disarmRecheck()
         guard !stopping else { return }
         let delay = retries.recordFailure("bus", now: now(), unit: Double.random(in: 0..<1))
         loop.after(delay) { [self] in connectBus() }
+        publishState()
     }
 
     // MARK: bluetoothd presence
@@ -206,7 +212,14 @@ final class BlueZSession {
     func bluezAppeared(owner: String) {
         epoch += 1
         bluezOwner = owner
+        objectsLoaded = false
+        found(.bluetoothd)
         log(.info, "bluetoothd is \(owner)")
+        loadObjects(owner: owner)
+    }
+
+    /// Reads bluetoothd's objects (`GetManagedObjects`) into the cache, then sets up the adapter.
+    func loadObjects(owner: String) {
         call(path: "/", interface: DBusObjectTree.objectManager, member: "GetManagedObjects") { [self] result in
             switch result {
             case .success(let args):
@@ -216,6 +229,7 @@ final class BlueZSession {
                     count { $0.dbus.record(error); $0.badSignals += 1 }
                     log(.error, "unreadable GetManagedObjects reply: \(error.summary)")
                 }
+                objectsLoaded = true
                 setUpAdapter()
             case .failure(let error):
                 log(.error, "GetManagedObjects failed: \(error.summary)")
@@ -233,7 +247,10 @@ final class BlueZSession {
         dropLinks(under: adapterPath, reason: reason)
         cache.clear()
         holdUntil.removeAll()
+        objectsLoaded = false
         resetAdapterState()
+        // NameOwnerChanged brings it back at once; look again now and then in case that is missed.
+        armRecheck(.bluetoothd) { [self] in lookUpBluetoothd() }
     }
 
     /// Forgets registrations, discovery and any connection attempt (their owner is gone).

@@ -100,6 +100,14 @@ public final class BlueZTransport: MeshTransport {
     /// The links that are up now, as the loop thread last published them.
     public var links: [LinkInfo] { shared.withLock { $0.links } }
 
+    /// How far the transport has come (waiting for bluetoothd, running, ...), as the loop thread last
+    /// published it; ``BlueZTransportState/connectingToBus(retryAt:)`` before the first publication.
+    public var state: BlueZTransportState { shared.withLock { $0.state } }
+
+    /// The state as one line for an operator, with the countdown to the next retry as of now:
+    /// "waiting for bluetoothd (retry in 4 s)".
+    public var stateSummary: String { state.summary(at: BlueZClock.now()) }
+
     /// Sets the profile characteristic's value and whether it may be read (`discoverable`).
     public func setProfile(_ value: [UInt8], discoverable: Bool) {
         let bounded = Array(value.prefix(GATTRequest.maxValueLength))
