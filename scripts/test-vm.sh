@@ -15,7 +15,7 @@
 #               starts; a node on a missing adapter waits (Tests/VM/meshnoded-nobluez.sh, stock btvirt);
 #   outage      A-B-C on the fixed btvirt: messages A sends while bluetoothd is down, and while B's
 #               adapter is off, are held and reach C once B is back (Tests/VM/meshnoded-outage.sh).
-# Each scenario that fails is tried once more (software-emulated radios are slow and sometimes lose
+# Each scenario that fails is tried once more (outage twice more) (software-emulated radios are slow and sometimes lose
 # a controller at boot); a second failure fails the whole run. Exit 0 when every scenario passed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,7 +34,7 @@ fixed_btvirt="$repo/../shared/blelab/btvirt/btvirt"
 scenario() {
   local name=$1 controllers=$2; shift 2
   local attempt out status
-  for attempt in 1 2; do
+  for ((attempt = 1; attempt <= ${ATTEMPTS:-2}; attempt++)); do
     out=$(mktemp -d /tmp/meshnode-vm.XXXXXX)
     echo "== BlueZ VM test: $name, attempt $attempt (logs in $out)"
     set +e
@@ -54,5 +54,8 @@ scenario "line of 3" 4 --btvirt "$fixed_btvirt" env NODES=3 Tests/VM/meshnoded-l
 scenario "line of 5" 6 --btvirt "$fixed_btvirt" Tests/VM/meshnoded-line5.sh "$bin"
 scenario client 4 --btvirt "$fixed_btvirt" Tests/VM/meshnoded-client.sh "$bin"
 scenario "no bluetoothd" 3 Tests/VM/meshnoded-nobluez.sh "$bin"
-scenario outage 4 --btvirt "$fixed_btvirt" Tests/VM/meshnoded-outage.sh "$bin"
+# The outage scenario power-cycles an emulated adapter, after which bluetoothd 5.66 under software
+# emulation has been seen to time out D-Bus calls for 25 s and more (BLUEZ.md, "What is left"):
+# three attempts.
+ATTEMPTS=3 scenario outage 4 --btvirt "$fixed_btvirt" Tests/VM/meshnoded-outage.sh "$bin"
 echo "BlueZ VM test: every scenario passed"
