@@ -17,21 +17,3 @@ public struct SimLinkSpec: Sendable {
         self.loss = loss
     }
 }
-
-/// A handle on one simulated connection between two nodes.
-public struct SimConnection: Hashable, Sendable {
-    /// The connection's number.
-    public let id: Int
-    /// The node that connected (central).
-    public let central: Int
-    /// The node that was connected to (peripheral).
-    public let peripheral: Int
-}
-
-/// One end of a live connection: which node and link ID it maps to on the other side.
-struct SimEndpoint {
-    let connection: SimConnection
-    let peerNode: Int
-    let peerLink: LinkID
-    let spec: SimLinkSpec
-}
