@@ -1,6 +1,7 @@
 import Foundation
 import MeshLink
 
+/// Command-line options of gattcheck.
 struct Options {
     var adapter = "hci0", name = "", duration = 60.0, interval = 1.0, expect = 1
     var allow: Set<String> = [], deny: Set<String> = []
