@@ -193,12 +193,12 @@ struct ControlServerTests {
     @Test func socketFileIsGroupReadableAndStaleFilesAreReplaced() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path + "/control.sock"
-        let first = ControlServer(settings: ControlServerSettings(socketPath: path, group: nil), node: FakeNode())
+        let first = ControlServer(configuration: ControlServerConfiguration(socketPath: path, group: nil), node: FakeNode())
         try first.start()
         var info = stat()
         #expect(lstat(path, &info) == 0 && info.st_mode & 0o777 == 0o660)
         // A second server must not steal a live socket.
-        let second = ControlServer(settings: ControlServerSettings(socketPath: path, group: nil), node: FakeNode())
+        let second = ControlServer(configuration: ControlServerConfiguration(socketPath: path, group: nil), node: FakeNode())
         #expect(throws: UnixSocketError.self) { try second.start() }
         first.stop()
         #expect(lstat(path, &info) != 0)
@@ -217,8 +217,8 @@ struct ControlServerTests {
         let directory = try TemporaryDirectory()
         let warnings = Recorder<LogRecord>()
         let logger = DaemonLogger(destination: .custom { warnings.append($0) })
-        let settings = ControlServerSettings(socketPath: directory.path + "/c.sock", group: "no_such_group_xyz")
-        let server = ControlServer(settings: settings, node: FakeNode(), logger: logger)
+        let configuration = ControlServerConfiguration(socketPath: directory.path + "/c.sock", group: "no_such_group_xyz")
+        let server = ControlServer(configuration: configuration, node: FakeNode(), logger: logger)
         try server.start()
         defer { server.stop() }
         #expect(warnings.all.contains { $0.level == .warning && $0.message.contains("no_such_group_xyz") })

@@ -11,7 +11,7 @@ final class ControlSession {
     let writeSource: DispatchSourceWrite
     /// Fires when a started request line is not finished in time.
     let timer: DispatchSourceTimer
-    /// Fires when queued output may have stopped moving (`ControlServerSettings.stuckTimeout`).
+    /// Fires when queued output may have stopped moving (`ControlServerConfiguration.stuckTimeout`).
     let stuckTimer: DispatchSourceTimer
     /// Splits input into request lines.
     var lines: LineBuffer

@@ -1,5 +1,5 @@
 /// Limits and placement of the control socket.
-public struct ControlServerSettings: Equatable, Sendable {
+public struct ControlServerConfiguration: Equatable, Sendable {
     /// The socket path.
     public var socketPath: String
     /// The group given access (mode 0660); nil keeps the process's group.
@@ -20,13 +20,13 @@ public struct ControlServerSettings: Equatable, Sendable {
     /// How long a started request line may take to finish before `request_timeout`.
     public var requestTimeout = Duration.seconds(5)
 
-    /// Creates settings with the default limits.
+    /// Creates a configuration with the default limits.
     public init(socketPath: String, group: String?) {
         self.socketPath = socketPath
         self.group = group
     }
 
-    /// Creates settings from the `[node]` section.
+    /// Creates the configuration the `[node]` section gives.
     public init(_ node: NodeSettings) {
         self.init(socketPath: node.controlSocket, group: node.controlGroup)
     }
