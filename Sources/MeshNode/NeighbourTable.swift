@@ -7,7 +7,7 @@ import MeshProtocol
 /// removed one at a time; the neighbour stays while any link remains, and for a departure
 /// grace after the last one goes, so a link that returns within the grace restores it
 /// without a new join. A pure value: no radios, no clocks, time passed in.
-public struct PeerTable: Sendable {
+public struct NeighbourTable: Sendable {
     /// One neighbour's entry.
     public struct Neighbour: Equatable, Sendable {
         /// The neighbour's node ID.
@@ -89,8 +89,8 @@ public struct PeerTable: Sendable {
         neighbours[node]?.lastHeard = now
     }
 
-    /// The link to send on: a live link where we are central (we write to the peer's
-    /// characteristic, which reaches only that peer), else any live link; lowest ID wins ties.
+    /// The link to send on: a live link where we are central (we write to the neighbour's
+    /// characteristic, which reaches only that neighbour), else any live link; lowest ID wins ties.
     public func bestLink(to node: NodeID) -> LinkID? {
         guard let links = neighbours[node]?.links, !links.isEmpty else { return nil }
         return links.min { lhs, rhs in

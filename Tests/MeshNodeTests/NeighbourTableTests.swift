@@ -8,7 +8,7 @@ private let bob = try! NodeID(bytes: Array(repeating: 0xB0, count: 16))
 
 @Test("A neighbour on two links keeps its entry until the last link goes")
 func twoLinksOnePerson() {
-    var table = PeerTable()
+    var table = NeighbourTable()
     #expect(table.attach(LinkID(1), role: .central, to: alice, now: .zero) == .newNeighbour)
     #expect(table.attach(LinkID(2), role: .peripheral, to: alice, now: .seconds(1)) == .additionalLink)
     #expect(table.linkedNeighbours == [alice])
@@ -21,7 +21,7 @@ func twoLinksOnePerson() {
 
 @Test("A link returning within the grace restores the neighbour without a new join")
 func returnWithinGrace() {
-    var table = PeerTable()
+    var table = NeighbourTable()
     _ = table.attach(LinkID(1), role: .central, to: alice, now: .zero)
     _ = table.detach(LinkID(1), now: .seconds(1))
     #expect(table.departures(now: .seconds(20), grace: .seconds(30)).isEmpty)
@@ -31,7 +31,7 @@ func returnWithinGrace() {
 
 @Test("A neighbour departs once its grace runs out", arguments: [29, 30, 31])
 func departureAfterGrace(seconds: Int64) {
-    var table = PeerTable()
+    var table = NeighbourTable()
     _ = table.attach(LinkID(1), role: .central, to: alice, now: .zero)
     _ = table.detach(LinkID(1), now: .zero)
     let departed = table.departures(now: .seconds(seconds), grace: .seconds(30))
@@ -41,7 +41,7 @@ func departureAfterGrace(seconds: Int64) {
 
 @Test("Sending prefers a link where we are central")
 func preferCentral() {
-    var table = PeerTable()
+    var table = NeighbourTable()
     _ = table.attach(LinkID(1), role: .peripheral, to: bob, now: .zero)
     #expect(table.bestLink(to: bob) == LinkID(1))
     _ = table.attach(LinkID(7), role: .central, to: bob, now: .zero)
@@ -50,7 +50,7 @@ func preferCentral() {
 
 @Test("Removing one role never removes the other")
 func rolesAreIndependent() {
-    var table = PeerTable()
+    var table = NeighbourTable()
     _ = table.attach(LinkID(1), role: .central, to: bob, now: .zero)
     _ = table.attach(LinkID(2), role: .peripheral, to: bob, now: .zero)
     _ = table.detach(LinkID(2), now: .zero)
@@ -60,7 +60,7 @@ func rolesAreIndependent() {
 
 @Test("Silent neighbours are reported after the grace")
 func silentNeighbours() {
-    var table = PeerTable()
+    var table = NeighbourTable()
     _ = table.attach(LinkID(1), role: .central, to: alice, now: .zero)
     _ = table.attach(LinkID(2), role: .central, to: bob, now: .zero)
     table.heard(bob, now: .seconds(25))
