@@ -7,7 +7,8 @@ import MeshProtocol
 ///
 /// There is deliberately no field for chat text: message contents never reach the logs.
 public struct LogFields: Equatable, Sendable {
-    /// The other node involved (`MESHNODE_PEER`).
+    /// The other node involved: a neighbour, a message's origin or destination (`MESHNODE_PEER`;
+    /// the Swift name follows the journal field, a public contract that keeps its name).
     public var peer: NodeID?
     /// The envelope kind (`MESHNODE_KIND`).
     public var kind: MessageKind?
