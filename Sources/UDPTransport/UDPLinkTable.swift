@@ -32,6 +32,8 @@ struct UDPLinkTable: Sendable {
         let role: LinkRole
         let remote: UDPEndpoint
         let nonce: UInt64
+        /// The instance number the remote end sent: "peer" in transport terms, the other end of
+        /// this UDP link (the engine calls the node there a neighbour).
         let peerInstance: UInt64
         let mtu: Int
         var lastHeard: Duration
