@@ -38,7 +38,7 @@ final class NeighbourLink: Sendable {
         self.identity = identity
         self.name = name
         transport = try UDPTransport(
-            settings: UDPTransportConfiguration(
+            configuration: UDPTransportConfiguration(
                 bind: try UDPEndpoint(host: "127.0.0.1", port: port), neighbours: [target],
                 mtu: LinkInfo.frameSizes.upperBound, maxLinks: 4))
         state = Mutex(State(handshake: LinkHandshake(identity: identity)))
