@@ -13,7 +13,7 @@ import MeshProtocol
 public struct WatchEvent: Codable, Equatable, Sendable {
     /// A chat message arrived for this node or for everyone.
     public static let message = "message"
-    /// A neighbour finished its handshake.
+    /// A neighbour finished its handshake (the wire type keeps the word `peer`, and so does this name).
     public static let peerJoined = "peer_joined"
     /// A neighbour departed.
     public static let peerLeft = "peer_left"
@@ -71,7 +71,7 @@ public struct WatchEvent: Codable, Equatable, Sendable {
         return event
     }
 
-    /// A neighbour joined (`joined` true) or left.
+    /// A neighbour joined (`joined` true) or left: a `peer_joined` or `peer_left` event, named after the wire type.
     public static func peer(_ node: NodeID, name: String?, joined: Bool, reason: String? = nil, time: Double = now()) -> WatchEvent {
         var event = WatchEvent(type: joined ? peerJoined : peerLeft, time: time)
         event.nodeID = node.hex

@@ -1,11 +1,3 @@
-/// What an exported object answers to one method call.
-public enum DBusCallOutcome: Equatable, Sendable {
-    /// A successful reply with these arguments.
-    case reply([DBusValue])
-    /// An error reply.
-    case error(name: String, text: String)
-}
-
 extension DBusObjectTree {
     /// Answers Introspectable, Properties and ObjectManager calls; nil for any other interface.
     public func answerStandard(path: String, interface: String?, member: String,

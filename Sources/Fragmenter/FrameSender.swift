@@ -1,17 +1,3 @@
-/// One message split for one link: its transfer ID and its frames in sequence order.
-public struct SplitMessage: Equatable, Hashable, Sendable {
-    /// The transfer ID chosen for the message.
-    public let transferID: UInt32
-    /// The frames, each at most the MTU long, to send in order.
-    public let frames: [[UInt8]]
-
-    /// Creates a split message.
-    public init(transferID: UInt32, frames: [[UInt8]]) {
-        self.transferID = transferID
-        self.frames = frames
-    }
-}
-
 /// The sending side of one link: picks a random transfer ID per message that is not held for
 /// the link, and splits the message at the link's current MTU.
 ///

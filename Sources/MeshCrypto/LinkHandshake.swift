@@ -1,20 +1,3 @@
-/// Timing and rekey limits of a link handshake.
-public struct LinkHandshakeConfiguration: Sendable, Equatable {
-    /// An opening sent less than this long ago is still in flight: do not send another.
-    public var guardInterval: Duration
-    /// Rekey after this many messages sent under one key.
-    public var rekeyAfterMessages: UInt64
-    /// Rekey after a key has been in use this long.
-    public var rekeyInterval: Duration
-
-    /// Creates a configuration (defaults: 2 s guard, 10,000 messages, 1 hour).
-    public init(guardInterval: Duration = .seconds(2), rekeyAfterMessages: UInt64 = 10_000, rekeyInterval: Duration = .seconds(3600)) {
-        self.guardInterval = guardInterval
-        self.rekeyAfterMessages = rekeyAfterMessages
-        self.rekeyInterval = rekeyInterval
-    }
-}
-
 /// Decides, for one link, when to send a key exchange and which keys result. A pure value:
 /// time is passed in (`now` is a `Duration` since any fixed origin), nothing is sent here.
 ///

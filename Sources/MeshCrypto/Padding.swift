@@ -1,11 +1,3 @@
-/// How a sender pads plaintext before sealing. Receivers always strip padding, whatever the policy.
-public enum PaddingPolicy: Sendable, Equatable {
-    /// Pad up to the next size bucket (32, 64, …, 4096, then multiples of 4096): hides lengths.
-    case buckets
-    /// Add only the one-byte 0x80 marker: no length hiding.
-    case minimal
-}
-
 /// ISO/IEC 7816-4 padding: a 0x80 byte, then zero bytes up to the padded length.
 public enum Padding {
     /// The bucket sizes below 4096; above that, lengths round up to a multiple of 4096.

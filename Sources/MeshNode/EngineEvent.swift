@@ -6,7 +6,7 @@ public enum EngineEvent: Equatable, Sendable {
     /// A chat message was delivered here.
     case delivered(DeliveredMessage)
     /// A link's key exchange completed.
-    case linkKeyed(LinkID, peer: NodeID)
+    case linkKeyed(LinkID, neighbour: NodeID)
     /// A neighbour's profile was verified and it joined (not a return within the grace).
     case neighbourJoined(Profile)
     /// A neighbour in its grace came back over a new link.
@@ -22,5 +22,5 @@ public enum EngineEvent: Equatable, Sendable {
     /// A received envelope was dropped.
     case dropped(MessageID?, kind: MessageKind?, cause: DropCause, link: LinkID)
     /// A link was refused by the allow or deny list.
-    case refused(LinkID, peer: NodeID)
+    case refused(LinkID, neighbour: NodeID)
 }

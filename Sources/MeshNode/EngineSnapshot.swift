@@ -9,7 +9,7 @@ public struct LinkSnapshot: Equatable, Sendable {
     /// Where the link is in its life.
     public var phase: LinkPhase
     /// The neighbour on the link, once its key exchange verified.
-    public var peer: NodeID?
+    public var neighbour: NodeID?
 }
 
 /// A neighbour with its links.
@@ -42,7 +42,7 @@ extension MeshEngine {
     /// Every link, ready or not, sorted by ID.
     public func linkSnapshots() -> [LinkSnapshot] {
         links.values.sorted { $0.info.id < $1.info.id }.map {
-            LinkSnapshot(info: $0.info, phase: $0.phase, peer: $0.peer)
+            LinkSnapshot(info: $0.info, phase: $0.phase, neighbour: $0.neighbour)
         }
     }
 
@@ -52,7 +52,7 @@ extension MeshEngine {
     /// Every neighbour, including those in their departure grace, sorted by ID.
     public func neighbourSnapshots() -> [NeighbourSnapshot] {
         let allLinks = linkSnapshots()
-        return peers.neighbours.values.sorted { $0.nodeID < $1.nodeID }.map { entry in
+        return neighbourTable.neighbours.values.sorted { $0.nodeID < $1.nodeID }.map { entry in
             NeighbourSnapshot(
                 nodeID: entry.nodeID, profile: profiles[entry.nodeID],
                 links: allLinks.filter { entry.links[$0.info.id] != nil }, lastHeard: entry.lastHeard,
@@ -62,7 +62,7 @@ extension MeshEngine {
 
     /// Nodes known beyond the neighbours, nearest first.
     public func remoteNodeSnapshots() -> [RemoteNodeSnapshot] {
-        knownNodes.entries.filter { peers.neighbours[$0.key] == nil && $0.key != nodeID }
+        knownNodes.entries.filter { neighbourTable.neighbours[$0.key] == nil && $0.key != nodeID }
             .map { RemoteNodeSnapshot(nodeID: $0.key, profile: $0.value.profile, hops: $0.value.hops, lastHeard: $0.value.lastHeard) }
             .sorted { ($0.hops, $0.nodeID) < ($1.hops, $1.nodeID) }
     }

@@ -6,7 +6,7 @@ struct KeyedLink {
     /// Seals and opens this link's packets.
     var session: LinkSession
     /// The neighbour's identity, proven by its key exchange.
-    let peer: NodeID
+    let neighbour: NodeID
     /// When the current keys were agreed.
     var keyedAt: Duration
     /// Whether our profile went out on these keys (again only while the handshake is unfinished).

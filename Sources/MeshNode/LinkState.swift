@@ -34,7 +34,7 @@ struct LinkState {
         }
     }
 
-    /// The keys and peer, once keyed; setting it keeps the stage (awaiting profile or ready).
+    /// The keys and neighbour, once keyed; setting it keeps the stage (awaiting profile or ready).
     var keyed: KeyedLink? {
         get {
             switch stage {
@@ -55,5 +55,5 @@ struct LinkState {
     }
 
     /// The neighbour on the link, once keyed.
-    var peer: NodeID? { keyed?.peer }
+    var neighbour: NodeID? { keyed?.neighbour }
 }

@@ -25,7 +25,7 @@ extension MeshEngine {
         linkCounters.linksDown += 1
         reassemblers.removeLink(link)
         let recent = state.recentSends.filter { now - $0.sentAt < configuration.hold.resendWindow }.map(\.envelope)
-        switch peers.detach(link, now: now) {
+        switch neighbourTable.detach(link, now: now) {
         case .stillLinked(let neighbour), .graceStarted(let neighbour):
             // Frames sent just before the link went may have gone with it: receivers drop
             // duplicates by message ID, so sending them again (or holding them) costs no user a copy.
@@ -100,10 +100,10 @@ extension MeshEngine {
             emit(.dropped(nil, kind: .keyExchange, cause: .keyExchange("\(error)"), link: link))
             return
         }
-        let peer = message.senderNodeID
-        guard configuration.permits(peer), peer != nodeID else {
+        let neighbour = message.senderNodeID
+        guard configuration.permits(neighbour), neighbour != nodeID else {
             linkCounters.refused += 1
-            emit(.refused(link, peer: peer))
+            emit(.refused(link, neighbour: neighbour))
             admission.removed(link)
             links[link] = nil
             reassemblers.removeLink(link)
@@ -112,9 +112,9 @@ extension MeshEngine {
         }
         do {
             let (reply, keys) = try state.handshake.receive(message, now: now, timestamp: timestamp(at: now))
-            if let previous = state.peer, previous != peer {
+            if let previous = state.neighbour, previous != neighbour {
                 // Another identity on the same link: start over, as on a new link.
-                _ = peers.detach(link, now: now)
+                _ = neighbourTable.detach(link, now: now)
                 state.keyed = nil
             }
             let firstKeys: Bool
@@ -125,7 +125,7 @@ extension MeshEngine {
                 firstKeys = false
             } else {
                 let session = LinkSession(keys: keys, padding: configuration.padding ? .buckets : .minimal)
-                state.stage = .awaitingProfile(KeyedLink(session: session, peer: peer, keyedAt: now))
+                state.stage = .awaitingProfile(KeyedLink(session: session, neighbour: neighbour, keyedAt: now))
                 admission.keyed(link, address: state.info.remoteAddress, now: now)
                 firstKeys = true
             }
@@ -133,7 +133,7 @@ extension MeshEngine {
             kindCounters[.keyExchange].delivered += 1
             linkCounters.keyExchanges += 1
             if let reply { sendKeyExchange(reply, on: link, now: now) }
-            emit(.linkKeyed(link, peer: peer))
+            emit(.linkKeyed(link, neighbour: neighbour))
             if firstKeys { sendProfile(on: link, now: now) }
         } catch {
             kindCounters[.keyExchange].droppedUnverifiable += 1
@@ -175,7 +175,7 @@ extension MeshEngine {
             return
         }
         kindCounters[kind].received += 1
-        peers.heard(keyed.peer, now: now)
+        neighbourTable.heard(keyed.neighbour, now: now)
         receiveEnvelope(envelope, on: link, now: now)
     }
 }

@@ -6,7 +6,7 @@ import MeshProtocol
 extension MeshEngine {
     /// Handles an envelope that came out of a link seal on `link`.
     func receiveEnvelope(_ envelope: Envelope, on link: LinkID, now: Duration) {
-        guard let state = links[link], let sender = state.peer else { return }
+        guard let state = links[link], let sender = state.neighbour else { return }
         switch envelope.kind {
         case .profile:
             receiveProfile(envelope, from: sender, on: link, now: now)
@@ -53,7 +53,7 @@ extension MeshEngine {
         case .awaitingProfile(let keyed):
             links[link]?.stage = .ready(keyed)
         }
-        switch peers.attach(link, role: state.info.role, to: sender, now: now) {
+        switch neighbourTable.attach(link, role: state.info.role, to: sender, now: now) {
         case .newNeighbour:
             emit(.neighbourJoined(profile))
             pacing.neighbourJoined()

@@ -68,19 +68,19 @@ extension MeshEngine {
 
     /// Neighbours whose profile is verified and that have a live keyed link.
     func readyNeighbours() -> [NodeID] {
-        peers.linkedNeighbours.filter { profiles[$0] != nil }
+        neighbourTable.linkedNeighbours.filter { profiles[$0] != nil }
     }
 
     /// Neighbours that messages and join notices are addressed to: the ready ones and those in
     /// their departure grace (their copies are held), sorted by ID.
     func relayTargets() -> [NodeID] {
-        peers.neighbours.keys.filter { profiles[$0] != nil }.sorted()
+        neighbourTable.neighbours.keys.filter { profiles[$0] != nil }.sorted()
     }
 
     /// Sends an envelope to a neighbour on its best link, or holds it while the neighbour has
     /// no ready link (inside its departure grace).
     func sendOrHold(_ envelope: Envelope, to neighbour: NodeID, now: Duration) -> NeighbourDelivery {
-        if peers.bestLink(to: neighbour) != nil {
+        if neighbourTable.bestLink(to: neighbour) != nil {
             return sendEnvelope(envelope, to: neighbour, now: now) ? .sent : .notSent
         }
         guard envelope.kind == .message || envelope.kind == .joinNotice else { return .notSent }
@@ -99,7 +99,7 @@ extension MeshEngine {
     /// Seals and sends an envelope to a neighbour on its best link; false when it has none.
     @discardableResult
     func sendEnvelope(_ envelope: Envelope, to neighbour: NodeID, now: Duration) -> Bool {
-        guard let link = peers.bestLink(to: neighbour) else { return false }
+        guard let link = neighbourTable.bestLink(to: neighbour) else { return false }
         guard sendSealed(envelope, on: link, now: now) else { return false }
         if envelope.kind == .message || envelope.kind == .joinNotice { noteRecentSend(envelope, on: link, now: now) }
         return true

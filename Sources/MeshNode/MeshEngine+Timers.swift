@@ -11,7 +11,7 @@ extension MeshEngine {
         closeStalledHandshakes(now: now)
         retryHandshakes(now: now)
         closeSilentNeighbours(now: now)
-        for node in peers.departures(now: now, grace: configuration.departureGrace) {
+        for node in neighbourTable.departures(now: now, grace: configuration.departureGrace) {
             profiles[node] = nil
             held.discard(for: node)
             linkCounters.departures += 1
@@ -24,8 +24,8 @@ extension MeshEngine {
         reassemblers.expire(now: now)
         held.expire(now: now)
         knownNodes.expire(now: now)
-        if budgets.count > peers.neighbours.count + links.count {
-            budgets.keep(only: Set(peers.neighbours.keys).union(links.values.compactMap(\.peer)))
+        if budgets.count > neighbourTable.neighbours.count + links.count {
+            budgets.keep(only: Set(neighbourTable.neighbours.keys).union(links.values.compactMap(\.neighbour)))
         }
         return takeActions()
     }
@@ -69,8 +69,8 @@ extension MeshEngine {
     }
 
     private func closeSilentNeighbours(now: Duration) {
-        for node in peers.silent(now: now, grace: configuration.departureGrace) {
-            let nodeLinks = peers.neighbours[node].map { Array($0.links.keys).sorted() } ?? []
+        for node in neighbourTable.silent(now: now, grace: configuration.departureGrace) {
+            let nodeLinks = neighbourTable.neighbours[node].map { Array($0.links.keys).sorted() } ?? []
             for link in nodeLinks {
                 linkDown(link, now: now)
                 actions.append(.disconnect(link))

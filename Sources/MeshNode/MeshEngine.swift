@@ -4,7 +4,7 @@ import MeshCrypto
 import MeshLink
 import MeshProtocol
 
-/// The node engine: links, peers, keys, relay rules and timers as one state machine.
+/// The node engine: links, neighbours, keys, relay rules and timers as one state machine.
 ///
 /// Every transport (BlueZ, loopback UDP, the simulator) drives the same engine: it reports
 /// link and frame events with the current time and performs the returned actions in
@@ -22,7 +22,7 @@ public final class MeshEngine {
 
     var router: FloodRouter
     var scheduler: any RelayScheduler
-    var peers = PeerTable()
+    var neighbourTable = NeighbourTable()
     var links: [LinkID: LinkState] = [:]
     var reassemblers: LinkReassemblers<LinkID>
     var knownNodes: KnownNodes

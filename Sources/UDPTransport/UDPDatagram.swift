@@ -1,44 +1,6 @@
 import MeshLink
 import MeshProtocol
 
-/// The datagram types of the loopback link protocol (docs/OPERATIONS.md, "UDP link protocol").
-public enum UDPDatagramType: UInt8, Sendable, CaseIterable {
-    /// Central → peripheral: open a link; body is the central's MTU (2 bytes).
-    case connect = 1
-    /// Peripheral → central: link accepted; body is the peripheral's MTU (2 bytes).
-    case accept = 2
-    /// Either way: one frame; body is the frame.
-    case frame = 3
-    /// Either way: the link is alive; empty body.
-    case keepalive = 4
-    /// Either way: the link is closed or unknown; empty body. For a live link it only starts a challenge.
-    case close = 5
-    /// Either way: "are you still on this link?"; body is an 8-byte random challenge.
-    case challenge = 6
-    /// Either way: the reply to a challenge; body is the 8 challenge bytes and a verdict byte.
-    case answer = 7
-}
-
-/// What an answer says about the challenged link.
-public enum UDPAnswerVerdict: UInt8, Sendable {
-    /// The answering side has no such link (it closed it, or it restarted): drop it.
-    case gone = 0
-    /// The answering side still has the link: keep it.
-    case stillHere = 1
-}
-
-/// Why a datagram was not accepted.
-public enum UDPDatagramError: Error, Equatable, Sendable {
-    /// Shorter than the 18-byte header.
-    case truncated(Int)
-    /// Longer than the header plus the largest MTU.
-    case oversized(Int)
-    /// The type byte is not a defined type.
-    case unknownType(UInt8)
-    /// Reserved flag bits are set, or the body does not fit the type.
-    case malformed(String)
-}
-
 /// One datagram: an 18-byte header, then a type-specific body.
 ///
 /// Header: type (1) · flags (1, bit 0 = sender is the link's central) · sender instance (8) ·

@@ -1,17 +1,5 @@
 import Glibc
 
-/// Why a UDP endpoint was refused.
-public enum UDPEndpointError: Error, Equatable, Sendable {
-    /// The text is not `host:port` or `[v6-host]:port`.
-    case malformed(String)
-    /// The host is not a numeric IPv4 or IPv6 address (or `localhost`).
-    case notNumeric(String)
-    /// The address is not loopback (127.0.0.0/8 or ::1); the UDP transport never leaves the machine.
-    case notLoopback(String)
-    /// The port is not 1...65535.
-    case badPort(String)
-}
-
 /// A loopback UDP address: 127.0.0.0/8 or ::1, with a port.
 public struct UDPEndpoint: Hashable, Sendable, CustomStringConvertible {
     /// IPv4 or IPv6.

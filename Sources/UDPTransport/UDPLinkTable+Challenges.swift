@@ -12,7 +12,7 @@ extension UDPLinkTable {
     /// Challenges `id` for `reason`, unless its last challenge went out less than a keepalive interval ago.
     mutating func challenge(_ id: LinkID, reason: String, now: Duration) -> [Action] {
         guard let link = links[id] else { return [] }
-        if let pending = link.challenge, now - pending.sentAt < settings.keepaliveInterval {
+        if let pending = link.challenge, now - pending.sentAt < configuration.keepaliveInterval {
             counters.challengesSuppressed += 1
             return []
         }

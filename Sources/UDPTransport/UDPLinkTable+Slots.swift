@@ -17,7 +17,7 @@ extension UDPLinkTable {
 
     /// Frees one slot for a connect from `source` when the table is full, if an unkeyed link may go.
     mutating func makeRoom(for source: UDPEndpoint, now: Duration) -> [Action] {
-        guard links.count >= settings.maxLinks else { return [] }
+        guard links.count >= configuration.maxLinks else { return [] }
         let remembered = keyedEndpoints.contains(source, now: now)
         let unkeyed = links.values.filter { !$0.keyed }.sorted { ($0.openedAt, $0.id) < ($1.openedAt, $1.id) }
         let victim = unkeyed.first { !keyedEndpoints.contains($0.remote, now: now) } ?? (remembered ? unkeyed.first : nil)

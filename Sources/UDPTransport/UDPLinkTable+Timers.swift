@@ -5,12 +5,12 @@ extension UDPLinkTable {
     /// Runs the timers: silent links go down, quiet links get a keepalive, due neighbours a connect.
     mutating func tick(now: Duration) -> [Action] {
         var actions: [Action] = []
-        for id in links.keys.sorted() where now - (links[id]?.lastHeard ?? now) >= settings.linkTimeout {
-            actions += removeLink(id, reason: "silent for \(DurationText.format(settings.linkTimeout))",
+        for id in links.keys.sorted() where now - (links[id]?.lastHeard ?? now) >= configuration.linkTimeout {
+            actions += removeLink(id, reason: "silent for \(DurationText.format(configuration.linkTimeout))",
                                   notifyPeer: true, now: now)
         }
         for id in links.keys.sorted() {
-            guard let link = links[id], now - link.lastSent >= settings.keepaliveInterval else { continue }
+            guard let link = links[id], now - link.lastSent >= configuration.keepaliveInterval else { continue }
             let keepalive = UDPDatagram(type: .keepalive, fromCentral: link.role == .central, instance: instance,
                                         linkNonce: link.nonce)
             links[id]?.lastSent = now
@@ -20,8 +20,8 @@ extension UDPLinkTable {
             // Sent even when every slot is taken: the accept may displace an unkeyed link (makeRoom).
             guard case .connecting(let nonce, let due) = neighbours[index].state, due <= now else { continue }
             let connect = UDPDatagram(type: .connect, fromCentral: true, instance: instance, linkNonce: nonce,
-                                      body: UDPDatagram.mtuBody(settings.mtu))
-            neighbours[index].state = .connecting(nonce: nonce, nextAttempt: now + settings.connectInterval)
+                                      body: UDPDatagram.mtuBody(configuration.mtu))
+            neighbours[index].state = .connecting(nonce: nonce, nextAttempt: now + configuration.connectInterval)
             actions.append(.send(connect, to: neighbours[index].endpoint))
         }
         return actions
@@ -34,7 +34,7 @@ extension UDPLinkTable {
             counters.oversizedSends += 1
             return .tooLong(mtu: link.mtu)
         }
-        if settings.loss > 0, Double.random(in: 0..<1, using: &random) < settings.loss {
+        if configuration.loss > 0, Double.random(in: 0..<1, using: &random) < configuration.loss {
             counters.framesLost += 1
             return .lost
         }

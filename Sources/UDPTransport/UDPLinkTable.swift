@@ -32,6 +32,8 @@ struct UDPLinkTable: Sendable {
         let role: LinkRole
         let remote: UDPEndpoint
         let nonce: UInt64
+        /// The instance number the remote end sent: "peer" in transport terms, the other end of
+        /// this UDP link (the engine calls the node there a neighbour).
         let peerInstance: UInt64
         let mtu: Int
         var lastHeard: Duration
@@ -72,7 +74,7 @@ struct UDPLinkTable: Sendable {
 
     /// This process's random instance number.
     let instance: UInt64
-    let settings: UDPTransportConfiguration
+    let configuration: UDPTransportConfiguration
     var random: any RandomNumberGenerator & Sendable
     var links: [LinkID: Link] = [:]
     var keys: [LinkKey: LinkID] = [:]
@@ -84,18 +86,18 @@ struct UDPLinkTable: Sendable {
 
     /// Creates a table; every neighbour is due for a connect at time zero. Instance numbers
     /// and link nonces come from `random`: the system's secure source in the daemon.
-    init(settings: UDPTransportConfiguration, random: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()) {
-        self.settings = settings
+    init(configuration: UDPTransportConfiguration, random: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()) {
+        self.configuration = configuration
         var random = random
         instance = random.next()
-        neighbours = settings.neighbours.map { Neighbour(endpoint: $0, state: .connecting(nonce: random.next(), nextAttempt: .zero)) }
+        neighbours = configuration.neighbours.map { Neighbour(endpoint: $0, state: .connecting(nonce: random.next(), nextAttempt: .zero)) }
         self.random = random
-        for endpoint in settings.neighbours { keyedEndpoints.pin(endpoint) }
+        for endpoint in configuration.neighbours { keyedEndpoints.pin(endpoint) }
     }
 
     /// A table on a seeded generator, for tests: the same seed gives the same nonces.
-    init(settings: UDPTransportConfiguration, seed: UInt64) {
-        self.init(settings: settings, random: SplitMix64(seed: seed))
+    init(configuration: UDPTransportConfiguration, seed: UInt64) {
+        self.init(configuration: configuration, random: SplitMix64(seed: seed))
     }
 
     /// Handles one datagram from a loopback source.
@@ -124,7 +126,7 @@ struct UDPLinkTable: Sendable {
 
     private mutating func acceptConnect(_ datagram: UDPDatagram, from source: UDPEndpoint, now: Duration) -> [Action] {
         let accept = UDPDatagram(type: .accept, fromCentral: false, instance: instance,
-                                 linkNonce: datagram.linkNonce, body: UDPDatagram.mtuBody(settings.mtu))
+                                 linkNonce: datagram.linkNonce, body: UDPDatagram.mtuBody(configuration.mtu))
         if let id = keys[LinkKey(remote: source, nonce: datagram.linkNonce, role: .peripheral)] {
             links[id]?.lastHeard = now
             return [.send(accept, to: source)]
@@ -133,7 +135,7 @@ struct UDPLinkTable: Sendable {
         // are challenged, not closed; this connect is a new link.
         var actions = challengeSuperseded(source, instance: datagram.instance, newConnect: true, now: now)
         actions += makeRoom(for: source, now: now)
-        guard links.count < settings.maxLinks else {
+        guard links.count < configuration.maxLinks else {
             counters.rejectedFull += 1
             return actions + [.send(closeDatagram(datagram.linkNonce, role: .peripheral), to: source)]
         }
@@ -153,7 +155,7 @@ struct UDPLinkTable: Sendable {
         case .connecting(let nonce, _) where nonce == datagram.linkNonce:
             var actions = challengeSuperseded(source, instance: datagram.instance, newConnect: false, now: now)
             actions += makeRoom(for: source, now: now)
-            guard links.count < settings.maxLinks else {
+            guard links.count < configuration.maxLinks else {
                 counters.rejectedFull += 1
                 return actions + [refuse]
             }
@@ -202,7 +204,7 @@ struct UDPLinkTable: Sendable {
         lastLinkNumber += 1
         let link = Link(
             id: LinkID(lastLinkNumber), role: role, remote: remote, nonce: datagram.linkNonce,
-            peerInstance: datagram.instance, mtu: min(settings.mtu, datagram.mtu ?? UDPDatagram.minFrameSize),
+            peerInstance: datagram.instance, mtu: min(configuration.mtu, datagram.mtu ?? UDPDatagram.minFrameSize),
             lastHeard: now, lastSent: now, openedAt: now)
         links[link.id] = link
         keys[LinkKey(remote: remote, nonce: link.nonce, role: role)] = link.id

@@ -19,9 +19,9 @@ public final class UDPTransport: MeshTransport, Sendable {
         var stopped = false
     }
 
-    /// The settings the transport runs with.
-    public let settings: UDPTransportConfiguration
-    /// The address actually bound (the kernel's choice when the settings said port 0).
+    /// The configuration the transport runs with.
+    public let configuration: UDPTransportConfiguration
+    /// The address actually bound (the kernel's choice when the configuration said port 0).
     public let boundEndpoint: UDPEndpoint
     private let socket: UDPSocket
     private let state: Mutex<State>
@@ -32,16 +32,16 @@ public final class UDPTransport: MeshTransport, Sendable {
     ///
     /// `randomSeed` fixes link nonces and frame-loss draws for tests; nil (the daemon) draws them
     /// from the system's secure random source.
-    public init(settings: UDPTransportConfiguration, randomSeed: UInt64? = nil) throws(UDPTransportError) {
-        self.settings = settings
-        socket = try UDPSocket.bind(settings.bind)
+    public init(configuration: UDPTransportConfiguration, randomSeed: UInt64? = nil) throws(UDPTransportError) {
+        self.configuration = configuration
+        socket = try UDPSocket.bind(configuration.bind)
         do {
             boundEndpoint = try socket.localEndpoint()
         } catch {
             socket.close()
             throw error
         }
-        let table = randomSeed.map { UDPLinkTable(settings: settings, seed: $0) } ?? UDPLinkTable(settings: settings)
+        let table = randomSeed.map { UDPLinkTable(configuration: configuration, seed: $0) } ?? UDPLinkTable(configuration: configuration)
         state = Mutex(State(table: table))
         queue = DispatchQueue(label: "meshnode.udp.\(boundEndpoint.port)")
     }
@@ -64,7 +64,7 @@ public final class UDPTransport: MeshTransport, Sendable {
             read.setEventHandler { [weak self] in self?.drainSocket() }
             read.setCancelHandler { [socket] in socket.close() }
             let timer = DispatchSource.makeTimerSource(queue: queue)
-            let interval = settings.tickInterval
+            let interval = configuration.tickInterval
             timer.schedule(deadline: .now(), repeating: .nanoseconds(Int(interval / .nanoseconds(1))), leeway: .milliseconds(1))
             timer.setEventHandler { [weak self] in self?.tick() }
             state.readSource = read

@@ -18,7 +18,7 @@ public struct UDPTransportConfiguration: Equatable, Sendable {
     /// The most links at once, both roles together.
     public var maxLinks: Int
 
-    /// Creates settings; the defaults match `UDPSettings`.
+    /// Creates a configuration; the defaults match `UDPSettings`.
     public init(
         bind: UDPEndpoint, neighbours: [UDPEndpoint] = [], mtu: Int = 185, loss: Double = 0,
         keepaliveInterval: Duration = .seconds(1), linkTimeout: Duration = .seconds(4),

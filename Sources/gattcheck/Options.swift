@@ -2,7 +2,6 @@ import Foundation
 import MeshLink
 
 /// Command-line options of gattcheck.
-
 struct Options {
     var adapter = "hci0", name = "", duration = 60.0, interval = 1.0, expect = 1
     var allow: Set<String> = [], deny: Set<String> = []
@@ -38,18 +37,3 @@ func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("gattcheck: \(message)\n".utf8))
     exit(2)
 }
-
-/// What one instance saw.
-struct Observations {
-    var links: [LinkID: LinkInfo] = [:]
-    var peerOf: [LinkID: String] = [:]
-    var received: [String: Int] = [:]
-    var receivedSinceLoss: [String: Int] = [:]
-    var sent = 0
-    /// Frames one byte over the link's limit handed to the transport (each must be refused on the loop thread).
-    var oversizeSent = 0
-    var lastLoss: Double?
-    var recoveries: [String] = []
-    var firstLinkAt: Double?
-}
-

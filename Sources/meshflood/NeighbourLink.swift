@@ -20,7 +20,7 @@ final class NeighbourLink: Sendable {
         var session: LinkSession?
         var reassembler = Reassembler()
         var sender = FrameSender()
-        var peerReady = false
+        var neighbourReady = false
         var oldestHeard: HeardBroadcast?
         var latestHeard: HeardBroadcast?
         var counters = LinkTally()
@@ -38,7 +38,7 @@ final class NeighbourLink: Sendable {
         self.identity = identity
         self.name = name
         transport = try UDPTransport(
-            settings: UDPTransportConfiguration(
+            configuration: UDPTransportConfiguration(
                 bind: try UDPEndpoint(host: "127.0.0.1", port: port), neighbours: [target],
                 mtu: LinkInfo.frameSizes.upperBound, maxLinks: 4))
         state = Mutex(State(handshake: LinkHandshake(identity: identity)))
@@ -49,11 +49,11 @@ final class NeighbourLink: Sendable {
         try transport.start { [weak self] event in self?.handle(event) }
     }
 
-    /// Closes the link (the peer is told) and stops.
+    /// Closes the link (the neighbour is told) and stops.
     func stop() { transport.stop() }
 
     /// True once keys are agreed and the node under test's profile has arrived and verified.
-    var isReady: Bool { state.withLock { $0.session != nil && $0.peerReady && $0.link != nil } }
+    var isReady: Bool { state.withLock { $0.session != nil && $0.neighbourReady && $0.link != nil } }
 
     /// The oldest and the latest broadcast heard from other nodes.
     var heard: (oldest: HeardBroadcast?, latest: HeardBroadcast?) {
@@ -116,7 +116,7 @@ final class NeighbourLink: Sendable {
                 state.link = info.id
                 state.mtu = info.mtu
                 state.session = nil
-                state.peerReady = false
+                state.neighbourReady = false
                 state.reassembler = Reassembler()
                 state.handshake.linkDown()
                 state.counters.linksUp += 1
@@ -132,7 +132,7 @@ final class NeighbourLink: Sendable {
                 guard state.link == link else { return }
                 state.link = nil
                 state.session = nil
-                state.peerReady = false
+                state.neighbourReady = false
                 state.handshake.linkDown()
                 state.counters.linksDown += 1
             }
@@ -204,8 +204,8 @@ final class NeighbourLink: Sendable {
             switch envelope.kind {
             case .profile:
                 if (try? ProfileVerifier.verify(envelope)) != nil {
-                    resendProfile = state.peerReady
-                    state.peerReady = true
+                    resendProfile = state.neighbourReady
+                    state.neighbourReady = true
                 }
             case .message where envelope.isBroadcast && envelope.origin != identity.nodeID:
                 let heard = HeardBroadcast(envelope: envelope, heardAt: WallClock.seconds())
@@ -216,7 +216,7 @@ final class NeighbourLink: Sendable {
                 break
             }
         }
-        // The peer sends its profile again only while it lacks ours.
+        // The neighbour sends its profile again only while it lacks ours.
         if resendProfile, let profile = try? LinkEnvelopes.profile(of: identity, name: name) { send(profile) }
     }
 }

@@ -1,59 +1,5 @@
 import MeshProtocol
 
-/// A relayctl command with its own arguments.
-public enum RelayctlCommand: Equatable, Sendable {
-    /// Send a chat message; `to` nil broadcasts.
-    case send(text: String, to: String?)
-    /// List neighbours and remote nodes.
-    case peers
-    /// Show counters and memory.
-    case stats
-    /// Stream events until interrupted.
-    case watch
-    /// Show a one-screen summary.
-    case status
-    /// Show this node's identity.
-    case id
-    /// Print help, for one command or in general.
-    case help(String?)
-}
-
-/// What relayctl was asked to do.
-public struct RelayctlInvocation: Equatable, Sendable {
-    /// The default control socket.
-    public static let defaultSocket = "/run/meshnoded/control.sock"
-    /// The command.
-    public var command: RelayctlCommand
-    /// The control socket path.
-    public var socketPath: String
-    /// Print the result JSON instead of tables.
-    public var json: Bool
-
-    /// Creates an invocation.
-    public init(command: RelayctlCommand, socketPath: String = defaultSocket, json: Bool = false) {
-        self.command = command
-        self.socketPath = socketPath
-        self.json = json
-    }
-}
-
-/// A command line relayctl cannot run; printed with the usage line, exit code 64.
-public struct RelayctlUsageError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// What is wrong.
-    public var message: String
-    /// The command whose usage to show, if known.
-    public var command: String?
-
-    /// Creates a usage error.
-    public init(_ message: String, command: String? = nil) {
-        self.message = message
-        self.command = command
-    }
-
-    /// The message.
-    public var description: String { message }
-}
-
 /// Parses relayctl's arguments: global `--json`, `--socket PATH`, `--help`, then a command.
 public enum RelayctlArguments {
     /// The commands, in help order.

@@ -3,7 +3,7 @@ import MeshProtocol
 import MeshSim
 import Testing
 
-@Suite("Peers and links")
+@Suite("Neighbours and links")
 struct LinkLifecycleTests {
     @Test("A neighbour on two links survives losing one and departs only after the grace")
     func twoLinks() throws {

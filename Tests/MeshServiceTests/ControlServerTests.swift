@@ -48,9 +48,9 @@ struct ControlServerTests {
         let client = try RawControlClient(path: fixture.path)
         client.write(#"{"id":1,"command":"send","text":"hello all","to":null}"# + "\n")
         #expect(client.readObject()?.object("result")?["messageID"] as? String == FakeNode.messageID.hex)
-        client.write(#"{"id":2,"command":"send","text":"hi","to":"\#(FakeNode.peerID.hex)"}"# + "\n")
+        client.write(#"{"id":2,"command":"send","text":"hi","to":"\#(FakeNode.neighbourID.hex)"}"# + "\n")
         #expect(client.readObject()?["ok"] as? Bool == true)
-        #expect(fixture.node.sent == [.init(text: "hello all", to: nil), .init(text: "hi", to: FakeNode.peerID)])
+        #expect(fixture.node.sent == [.init(text: "hello all", to: nil), .init(text: "hi", to: FakeNode.neighbourID)])
         client.write(#"{"id":3,"command":"send","text":"x","to":"\#(FakeNode.nodeID.hex)"}"# + "\n")
         let unknown = try #require(client.readObject())
         #expect(unknown["id"] as? Int == 3 && unknown["ok"] as? Bool == false && unknown.errorCode == "unknown_node")
@@ -139,11 +139,11 @@ struct ControlServerTests {
         client.write(#"{"id":1,"command":"watch"}"# + "\n")
         #expect(client.readObject()?.object("result")?["watching"] as? Bool == true)
         #expect(fixture.node.watcherCount == 1)
-        fixture.node.emit(.message(id: FakeNode.messageID, from: FakeNode.peerID, to: nil, hops: 2, text: "hey", time: 1000))
-        fixture.node.emit(.peer(FakeNode.peerID, name: "Kitchen", joined: false, reason: "silent", time: 1001))
+        fixture.node.emit(.message(id: FakeNode.messageID, from: FakeNode.neighbourID, to: nil, hops: 2, text: "hey", time: 1000))
+        fixture.node.emit(.peer(FakeNode.neighbourID, name: "Kitchen", joined: false, reason: "silent", time: 1001))
         let message = try #require(client.readObject()?.object("event"))
         #expect(message["type"] as? String == "message" && message["text"] as? String == "hey")
-        #expect(message["from"] as? String == FakeNode.peerID.hex && message["hops"] as? Int == 2 && message["to"] == nil)
+        #expect(message["from"] as? String == FakeNode.neighbourID.hex && message["hops"] as? Int == 2 && message["to"] == nil)
         #expect(message["messageID"] as? String == FakeNode.messageID.hex && message["time"] as? Double == 1000)
         let left = try #require(client.readObject()?.object("event"))
         #expect(left["type"] as? String == "peer_left" && left["reason"] as? String == "silent")
@@ -166,7 +166,7 @@ struct ControlServerTests {
         let text = String(repeating: "z", count: 4000)
         let recorder = Recorder<Int>()
         for _ in 0..<2000 where fixture.server.counters().slowClientsDropped == 0 {
-            fixture.node.emit(.message(id: FakeNode.messageID, from: FakeNode.peerID, to: nil, hops: 0, text: text))
+            fixture.node.emit(.message(id: FakeNode.messageID, from: FakeNode.neighbourID, to: nil, hops: 0, text: text))
         }
         recorder.wait { _ in fixture.server.counters().slowClientsDropped == 1 }
         #expect(fixture.server.counters().slowClientsDropped == 1)
@@ -193,12 +193,12 @@ struct ControlServerTests {
     @Test func socketFileIsGroupReadableAndStaleFilesAreReplaced() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path + "/control.sock"
-        let first = ControlServer(settings: ControlServerSettings(socketPath: path, group: nil), node: FakeNode())
+        let first = ControlServer(configuration: ControlServerConfiguration(socketPath: path, group: nil), node: FakeNode())
         try first.start()
         var info = stat()
         #expect(lstat(path, &info) == 0 && info.st_mode & 0o777 == 0o660)
         // A second server must not steal a live socket.
-        let second = ControlServer(settings: ControlServerSettings(socketPath: path, group: nil), node: FakeNode())
+        let second = ControlServer(configuration: ControlServerConfiguration(socketPath: path, group: nil), node: FakeNode())
         #expect(throws: UnixSocketError.self) { try second.start() }
         first.stop()
         #expect(lstat(path, &info) != 0)
@@ -217,8 +217,8 @@ struct ControlServerTests {
         let directory = try TemporaryDirectory()
         let warnings = Recorder<LogRecord>()
         let logger = DaemonLogger(destination: .custom { warnings.append($0) })
-        let settings = ControlServerSettings(socketPath: directory.path + "/c.sock", group: "no_such_group_xyz")
-        let server = ControlServer(settings: settings, node: FakeNode(), logger: logger)
+        let configuration = ControlServerConfiguration(socketPath: directory.path + "/c.sock", group: "no_such_group_xyz")
+        let server = ControlServer(configuration: configuration, node: FakeNode(), logger: logger)
         try server.start()
         defer { server.stop() }
         #expect(warnings.all.contains { $0.level == .warning && $0.message.contains("no_such_group_xyz") })

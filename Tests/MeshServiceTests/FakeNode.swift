@@ -13,7 +13,7 @@ final class FakeNode: NodeControlling {
     }
 
     static let nodeID = NodeID(hex: "00112233445566778899aabbccddeeff")!
-    static let peerID = NodeID(hex: "a0a1a2a3a4a5a6a7a8a9aaabacadaeaf")!
+    static let neighbourID = NodeID(hex: "a0a1a2a3a4a5a6a7a8a9aaabacadaeaf")!
     static let messageID = MessageID(hex: "ffeeddccbbaa99887766554433221100")!
 
     private let state = Mutex<(sent: [Sent], watchers: [UInt64: @Sendable (WatchEvent) -> Void], next: UInt64)>(([], [:], 0))
@@ -22,7 +22,7 @@ final class FakeNode: NodeControlling {
     var watcherCount: Int { state.withLock { $0.watchers.count } }
 
     func send(text: String, to destination: NodeID?) throws(ControlFailure) -> OriginatedMessage {
-        if let destination, destination != Self.peerID { throw .unknownNode(destination.hex) }
+        if let destination, destination != Self.neighbourID { throw .unknownNode(destination.hex) }
         if text.utf8.count > 100 { throw .tooLong(length: text.utf8.count, limit: 100) }
         state.withLock { $0.sent.append(Sent(text: text, to: destination)) }
         return OriginatedMessage(messageID: Self.messageID, sentTo: 1, heldFor: 0)
@@ -30,10 +30,10 @@ final class FakeNode: NodeControlling {
 
     func peers() -> PeersReport {
         let link = LinkReport(LinkInfo(id: LinkID(3), role: .central, remoteAddress: "127.0.0.1:7002", mtu: 185, rssi: -60))
-        let profile = Profile(nodeID: Self.peerID, displayName: "Kitchen", icon: "🍳", role: .person,
+        let profile = Profile(nodeID: Self.neighbourID, displayName: "Kitchen", icon: "🍳", role: .person,
                               signingKey: [], agreementKey: [])
         return PeersReport(
-            neighbours: [NeighbourReport(nodeID: Self.peerID, profile: profile, links: [link], lastHeardSecondsAgo: 1.5)],
+            neighbours: [NeighbourReport(nodeID: Self.neighbourID, profile: profile, links: [link], lastHeardSecondsAgo: 1.5)],
             remote: [RemoteNodeReport(nodeID: Self.nodeID, name: nil, hops: 2, lastHeardSecondsAgo: 70)])
     }
 

@@ -86,14 +86,14 @@ struct ServerFixture {
     let directory: TemporaryDirectory
     let node = FakeNode()
     let server: ControlServer
-    var path: String { server.settings.socketPath }
+    var path: String { server.configuration.socketPath }
 
-    init(_ adjust: (inout ControlServerSettings) -> Void = { _ in }) throws {
+    init(_ adjust: (inout ControlServerConfiguration) -> Void = { _ in }) throws {
         directory = try TemporaryDirectory()
-        var settings = ControlServerSettings(socketPath: directory.path + "/control.sock", group: nil)
-        settings.requestTimeout = .milliseconds(300)
-        adjust(&settings)
-        server = ControlServer(settings: settings, node: node, logger: DaemonLogger(destination: .custom { _ in }))
+        var configuration = ControlServerConfiguration(socketPath: directory.path + "/control.sock", group: nil)
+        configuration.requestTimeout = .milliseconds(300)
+        adjust(&configuration)
+        server = ControlServer(configuration: configuration, node: node, logger: DaemonLogger(destination: .custom { _ in }))
         try server.start()
     }
 }

@@ -95,7 +95,7 @@ struct RelayctlOutputTests {
         #expect(stats.contains("message  relayed        7\n"))
         #expect(formatter.status(FakeNode().status()).contains("known nodes  2\n"))
         #expect(formatter.identity(FakeNode().identity()).hasPrefix("node ID        00112233445566778899aabbccddeeff\n"))
-        let event = WatchEvent.message(id: FakeNode.messageID, from: FakeNode.peerID, to: nil, hops: 1, text: "hi\u{1b}[2J")
+        let event = WatchEvent.message(id: FakeNode.messageID, from: FakeNode.neighbourID, to: nil, hops: 1, text: "hi\u{1b}[2J")
         #expect(formatter.event(event) == "12:00:00 message a0a1a2a3 → everyone (1 hops): hi [2J\n")
         #expect(ReportFormatter.duration(90_061) == "1d 1h" && ReportFormatter.bytes(1023) == "1023 B")
     }
@@ -157,7 +157,7 @@ struct RelayctlRunnerTests {
         let path = fixture.path
         Thread.detachNewThread { done.append(runner.run(RelayctlInvocation(command: .watch, socketPath: path))) }
         #expect(Recorder<Int>().wait { _ in fixture.node.watcherCount == 1 })
-        fixture.node.emit(.peer(FakeNode.peerID, name: "Kitchen", joined: true, time: 5))
+        fixture.node.emit(.peer(FakeNode.neighbourID, name: "Kitchen", joined: true, time: 5))
         #expect(output.out.wait { $0.joined() == "t peer a0a1a2a3 Kitchen joined\n" })
         fixture.server.stop()
         #expect(done.wait { $0 == [.ok] })

@@ -81,9 +81,9 @@ struct UDPChallengeTests {
 
     @Test func aRealRestartDropsTheOldLinkAndMakesANewOne() throws {
         var (pair, link) = try Self.linkedPair()
-        var settings = pair.a.settings
-        settings.neighbours = [pair.addressB]
-        pair.a = UDPLinkTable(settings: settings, seed: 77)
+        var configuration = pair.a.configuration
+        configuration.neighbours = [pair.addressB]
+        pair.a = UDPLinkTable(configuration: configuration, seed: 77)
         pair.tick(.seconds(1))
         pair.deliver(.seconds(1))
         #expect(pair.eventsB.compactMap(\.downLink).first.map { $0 == (link, "peer restarted") } == true)

@@ -13,17 +13,17 @@ struct TablePair {
     /// Datagrams in flight, delivered by `deliver`.
     var wire: [(UDPDatagram, from: UDPEndpoint, to: UDPEndpoint)] = []
 
-    init(aListsB: Bool = true, bListsA: Bool = false, settings: (UDPTransportConfiguration) -> UDPTransportConfiguration = { $0 }) throws {
+    init(aListsB: Bool = true, bListsA: Bool = false, configuration: (UDPTransportConfiguration) -> UDPTransportConfiguration = { $0 }) throws {
         addressA = try UDPEndpoint(parsing: "127.0.0.1:7001")
         addressB = try UDPEndpoint(parsing: "127.0.0.1:7002")
         let base = UDPTransportConfiguration(bind: addressA, keepaliveInterval: .seconds(1), linkTimeout: .seconds(4))
-        var settingsA = settings(base)
-        settingsA.neighbours = aListsB ? [addressB] : []
-        var settingsB = settings(base)
-        settingsB.bind = addressB
-        settingsB.neighbours = bListsA ? [addressA] : []
-        a = UDPLinkTable(settings: settingsA, seed: 1)
-        b = UDPLinkTable(settings: settingsB, seed: 2)
+        var configurationA = configuration(base)
+        configurationA.neighbours = aListsB ? [addressB] : []
+        var configurationB = configuration(base)
+        configurationB.bind = addressB
+        configurationB.neighbours = bListsA ? [addressA] : []
+        a = UDPLinkTable(configuration: configurationA, seed: 1)
+        b = UDPLinkTable(configuration: configurationB, seed: 2)
     }
 
     mutating func take(_ actions: [UDPLinkTable.Action], from sender: UDPEndpoint) {
@@ -60,7 +60,7 @@ extension TransportEvent {
 @Suite("UDP link table")
 struct UDPLinkTableTests {
     @Test func centralConnectsAndBothSidesSeeTheLink() throws {
-        var pair = try TablePair(settings: { var s = $0; s.mtu = 100; return s })
+        var pair = try TablePair(configuration: { var s = $0; s.mtu = 100; return s })
         pair.tick(.zero)
         pair.deliver(.zero)
         let upA = try #require(pair.eventsA.first?.upInfo)
@@ -146,9 +146,9 @@ struct UDPLinkTableTests {
         pair.deliver(.zero)
         let first = try #require(pair.eventsB.first?.upInfo).id
         // A restarts: a new table with a new instance on the same address.
-        var settings = pair.a.settings
-        settings.neighbours = [pair.addressB]
-        pair.a = UDPLinkTable(settings: settings, seed: 99)
+        var configuration = pair.a.configuration
+        configuration.neighbours = [pair.addressB]
+        pair.a = UDPLinkTable(configuration: configuration, seed: 99)
         pair.tick(.seconds(1))
         pair.deliver(.seconds(1))
         #expect(pair.eventsB.compactMap(\.downLink).map(\.0) == [first])
@@ -163,7 +163,7 @@ struct UDPLinkTableTests {
         pair.deliver(.zero)
         let linkB = try #require(pair.eventsB.first?.upInfo).id
         // B restarts and loses its link; A's next keepalive is answered with close.
-        pair.b = UDPLinkTable(settings: pair.b.settings, seed: 42)
+        pair.b = UDPLinkTable(configuration: pair.b.configuration, seed: 42)
         pair.tick(.seconds(1))
         pair.deliver(.seconds(1))
         #expect(pair.eventsA.compactMap(\.downLink).first?.1 == "closed by peer")
@@ -172,7 +172,7 @@ struct UDPLinkTableTests {
     }
 
     @Test func maxLinksRefusesFurtherConnectsWhenEveryLinkIsKeyed() throws {
-        var pair = try TablePair(settings: { var s = $0; s.maxLinks = 1; return s })
+        var pair = try TablePair(configuration: { var s = $0; s.maxLinks = 1; return s })
         pair.tick(.zero)
         pair.deliver(.zero)
         pair.b.markKeyed(try #require(pair.eventsB.first?.upInfo).id, now: .zero)
@@ -188,7 +188,7 @@ struct UDPLinkTableTests {
     }
 
     @Test func lossOneDropsEveryFrameButNotTheLink() throws {
-        var pair = try TablePair(settings: { var s = $0; s.loss = 1; return s })
+        var pair = try TablePair(configuration: { var s = $0; s.loss = 1; return s })
         pair.tick(.zero)
         pair.deliver(.zero)
         let link = try #require(pair.eventsA.first?.upInfo).id
@@ -197,7 +197,7 @@ struct UDPLinkTableTests {
     }
 
     @Test func partialLossIsRoughlyTheConfiguredFraction() throws {
-        var pair = try TablePair(settings: { var s = $0; s.loss = 0.25; return s })
+        var pair = try TablePair(configuration: { var s = $0; s.loss = 0.25; return s })
         pair.tick(.zero)
         pair.deliver(.zero)
         let link = try #require(pair.eventsA.first?.upInfo).id

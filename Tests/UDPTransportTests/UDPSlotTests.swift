@@ -7,7 +7,7 @@ import Testing
 @Suite("UDP link slots")
 struct UDPSlotTests {
     static func table(maxLinks: Int, neighbours: [UDPEndpoint] = []) throws -> UDPLinkTable {
-        UDPLinkTable(settings: UDPTransportConfiguration(bind: try UDPEndpoint(parsing: "127.0.0.1:7002"),
+        UDPLinkTable(configuration: UDPTransportConfiguration(bind: try UDPEndpoint(parsing: "127.0.0.1:7002"),
                                                     neighbours: neighbours, maxLinks: maxLinks), seed: 3)
     }
 

@@ -6,7 +6,7 @@ import Testing
 /// Real loopback sockets, short timers, bounded event-driven waits.
 @Suite("UDP transport over loopback sockets")
 struct UDPTransportTests {
-    static func settings(neighbours: [UDPEndpoint] = [], loss: Double = 0, mtu: Int = 185) throws -> UDPTransportConfiguration {
+    static func configuration(neighbours: [UDPEndpoint] = [], loss: Double = 0, mtu: Int = 185) throws -> UDPTransportConfiguration {
         UDPTransportConfiguration(
             bind: try UDPEndpoint(host: "127.0.0.1", port: 0), neighbours: neighbours, mtu: mtu, loss: loss,
             keepaliveInterval: .milliseconds(50), linkTimeout: .milliseconds(300), connectInterval: .milliseconds(50))
@@ -16,8 +16,8 @@ struct UDPTransportTests {
         let transport: UDPTransport
         let events = Recorder<TransportEvent>()
 
-        init(_ settings: UDPTransportConfiguration) throws {
-            transport = try UDPTransport(settings: settings, randomSeed: nil)
+        init(_ configuration: UDPTransportConfiguration) throws {
+            transport = try UDPTransport(configuration: configuration, randomSeed: nil)
             let events = events
             try transport.start { events.append($0) }
         }
@@ -29,8 +29,8 @@ struct UDPTransportTests {
     }
 
     @Test func twoTransportsFormALinkAndFramesFlowBothWays() throws {
-        let b = try Node(Self.settings(mtu: 100))
-        let a = try Node(Self.settings(neighbours: [b.transport.boundEndpoint]))
+        let b = try Node(Self.configuration(mtu: 100))
+        let a = try Node(Self.configuration(neighbours: [b.transport.boundEndpoint]))
         defer { a.transport.stop(); b.transport.stop() }
         let linkA = try #require(a.waitForLink(role: .central))
         let linkB = try #require(b.waitForLink(role: .peripheral))
@@ -44,8 +44,8 @@ struct UDPTransportTests {
     }
 
     @Test func lossOfOneDropsEveryFrame() throws {
-        let b = try Node(Self.settings())
-        let a = try Node(Self.settings(neighbours: [b.transport.boundEndpoint], loss: 1))
+        let b = try Node(Self.configuration())
+        let a = try Node(Self.configuration(neighbours: [b.transport.boundEndpoint], loss: 1))
         defer { b.transport.stop() }
         let link = try #require(a.waitForLink(role: .central))
         _ = try #require(b.waitForLink(role: .peripheral))
@@ -58,8 +58,8 @@ struct UDPTransportTests {
     }
 
     @Test func linkGoesDownWhenThePeerStops() throws {
-        let b = try Node(Self.settings())
-        let a = try Node(Self.settings(neighbours: [b.transport.boundEndpoint]))
+        let b = try Node(Self.configuration())
+        let a = try Node(Self.configuration(neighbours: [b.transport.boundEndpoint]))
         defer { a.transport.stop() }
         let link = try #require(a.waitForLink(role: .central))
         b.transport.stop()
@@ -68,7 +68,7 @@ struct UDPTransportTests {
     }
 
     @Test func silentPeerTimesOutAndGarbageIsCounted() throws {
-        let a = try Node(Self.settings())
+        let a = try Node(Self.configuration())
         defer { a.transport.stop() }
         let peer = try UDPSocket.bind(UDPEndpoint(host: "127.0.0.1", port: 0))
         defer { peer.close() }
@@ -94,9 +94,9 @@ struct UDPTransportTests {
         let placeholder = try UDPSocket.bind(UDPEndpoint(host: "127.0.0.1", port: 0))
         let port = try placeholder.localEndpoint()
         placeholder.close()
-        let a = try Node(Self.settings(neighbours: [port]))
+        let a = try Node(Self.configuration(neighbours: [port]))
         defer { a.transport.stop() }
-        var late = try Self.settings()
+        var late = try Self.configuration()
         late.bind = port
         let b = try Node(late)
         defer { b.transport.stop() }
@@ -105,8 +105,8 @@ struct UDPTransportTests {
     }
 
     @Test func frameLongerThanTheMTUClosesTheLink() throws {
-        let b = try Node(Self.settings(mtu: 40))
-        let a = try Node(Self.settings(neighbours: [b.transport.boundEndpoint]))
+        let b = try Node(Self.configuration(mtu: 40))
+        let a = try Node(Self.configuration(neighbours: [b.transport.boundEndpoint]))
         defer { a.transport.stop(); b.transport.stop() }
         let link = try #require(a.waitForLink(role: .central))
         #expect(a.transport.send(Array(repeating: 0, count: 41), on: link.id) == .gone)
@@ -115,7 +115,7 @@ struct UDPTransportTests {
     }
 
     @Test func startTwiceFails() throws {
-        let a = try Node(Self.settings())
+        let a = try Node(Self.configuration())
         defer { a.transport.stop() }
         #expect(throws: UDPTransportError.alreadyStarted) { try a.transport.start { _ in } }
     }

@@ -1,9 +1,4 @@
 import MeshProtocol
-/// A value that does not fit its key; `expected` describes what would.
-struct InvalidValue: Error, Equatable {
-    /// What the key takes, for example "an integer in 1...65535".
-    let expected: String
-}
 
 /// Parsers (and printers) for the value types meshnoded.conf uses.
 enum ConfigValue {

@@ -1,9 +1,3 @@
-/// The daemon's version, for `--version` and the `status` report.
-public enum DaemonVersion {
-    /// The version string.
-    public static let current = "0.1.0"
-}
-
 /// Turns meshnoded's command line into either a configuration to run with or an exit.
 public enum DaemonStartup {
     /// Exit code for a bad command line (EX_USAGE).

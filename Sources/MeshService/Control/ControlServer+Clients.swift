@@ -19,7 +19,7 @@ extension ControlServer {
         stuckTimer.setEventHandler { [weak self] in self?.checkStuck(id) }
         stuckTimer.schedule(deadline: .distantFuture)
         let client = ControlSession(id: id, fd: fd, readSource: read, writeSource: write, timer: timer,
-                                    stuckTimer: stuckTimer, maxLineBytes: settings.maxRequestBytes)
+                                    stuckTimer: stuckTimer, maxLineBytes: configuration.maxRequestBytes)
         count { $0.connectedClients += 1 }
         read.resume()
         timer.resume()
@@ -42,7 +42,7 @@ extension ControlServer {
     func watchForStuckOutput(_ client: ControlSession) {
         guard !client.stuckTimerArmed else { return }
         client.stuckTimerArmed = true
-        client.stuckTimer.schedule(deadline: .now() + dispatchInterval(settings.stuckTimeout))
+        client.stuckTimer.schedule(deadline: .now() + dispatchInterval(configuration.stuckTimeout))
     }
 
     /// Drops a client whose queued output has not moved for `stuckTimeout`; re-arms otherwise.
@@ -54,13 +54,13 @@ extension ControlServer {
             return
         }
         let idle = ContinuousClock.now - client.lastWriteProgress
-        guard idle >= settings.stuckTimeout else {
-            client.stuckTimer.schedule(deadline: .now() + dispatchInterval(settings.stuckTimeout - idle))
+        guard idle >= configuration.stuckTimeout else {
+            client.stuckTimer.schedule(deadline: .now() + dispatchInterval(configuration.stuckTimeout - idle))
             return
         }
         count { $0.stuckClientsDropped += 1 }
         logger?.info(.controlClientError, "control client \(id) dropped: \(client.pendingBytes) bytes of output "
-            + "not read for \(ConfigValue.format(settings.stuckTimeout))")
+            + "not read for \(ConfigValue.format(configuration.stuckTimeout))")
         drop(id)
     }
 

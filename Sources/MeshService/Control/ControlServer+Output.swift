@@ -7,15 +7,15 @@ extension ControlServer {
     /// and one whose queue passes `pauseOutputBytes` is no longer read until it drains.
     func enqueue(_ bytes: [UInt8], to client: ControlSession) {
         guard clients[client.id] != nil else { return }
-        guard client.pendingBytes + bytes.count <= settings.maxOutputBytes else {
+        guard client.pendingBytes + bytes.count <= configuration.maxOutputBytes else {
             count { $0.slowClientsDropped += 1 }
-            logger?.info(.controlClientError, "control client \(client.id) dropped: output queue over \(settings.maxOutputBytes) bytes")
+            logger?.info(.controlClientError, "control client \(client.id) dropped: output queue over \(configuration.maxOutputBytes) bytes")
             drop(client.id)
             return
         }
         client.output.append(contentsOf: bytes)
         flush(client.id)
-        if clients[client.id] != nil, !client.backlogged, client.pendingBytes >= settings.pauseOutputBytes {
+        if clients[client.id] != nil, !client.backlogged, client.pendingBytes >= configuration.pauseOutputBytes {
             pauseReading(client)
         }
     }
@@ -63,7 +63,7 @@ extension ControlServer {
             client.writeSource.resume()
         }
         watchForStuckOutput(client)
-        if client.backlogged, client.pendingBytes <= settings.pauseOutputBytes / 2 { resumeReading(client) }
+        if client.backlogged, client.pendingBytes <= configuration.pauseOutputBytes / 2 { resumeReading(client) }
     }
 
     /// Stops reading and answering a client's requests until its output drains.

@@ -17,7 +17,7 @@ extension ControlServer {
     /// `maxRequestsPerTurn` requests, then lets the others go first.
     func takeTurn(_ id: UInt64) {
         guard let client = clients[id], !client.backlogged, !client.readingStopped else { return }
-        var budget = settings.maxRequestsPerTurn
+        var budget = configuration.maxRequestsPerTurn
         var completedLines = false
         var reads = 0
         reading: while true {
@@ -87,7 +87,7 @@ extension ControlServer {
     private func handle(_ item: LineBuffer.Item, from client: ControlSession) {
         switch item {
         case .line(let line): answer(client, line)
-        case .tooLong: refuse(client, .requestTooLarge, "request line longer than \(settings.maxRequestBytes) bytes")
+        case .tooLong: refuse(client, .requestTooLarge, "request line longer than \(configuration.maxRequestBytes) bytes")
         }
     }
 
@@ -152,14 +152,14 @@ extension ControlServer {
         guard let client = clients[id], client.timerArmed else { return }
         client.timerArmed = false
         guard client.lines.hasPartialLine, !client.readingStopped, !client.backlogged else { return }
-        refuse(client, .requestTimeout, "request line not finished within \(ConfigValue.format(settings.requestTimeout))")
+        refuse(client, .requestTimeout, "request line not finished within \(ConfigValue.format(configuration.requestTimeout))")
     }
 
     /// Arms the timer when a line starts, re-arms it after progress, disarms it between lines.
     func updateTimer(_ client: ControlSession, completedLines: Bool) {
         if client.lines.hasPartialLine {
             guard !client.timerArmed || completedLines else { return }
-            client.timer.schedule(deadline: .now() + dispatchInterval(settings.requestTimeout))
+            client.timer.schedule(deadline: .now() + dispatchInterval(configuration.requestTimeout))
             client.timerArmed = true
         } else {
             disarmTimer(client)

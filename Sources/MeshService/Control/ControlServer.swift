@@ -18,8 +18,8 @@ public final class ControlServer: Sendable {
         var acceptPaused = false
     }
 
-    /// The settings in force.
-    public let settings: ControlServerSettings
+    /// The configuration in force.
+    public let configuration: ControlServerConfiguration
     let node: any NodeControlling
     let logger: DaemonLogger?
     let handler: ControlRequestHandler
@@ -51,8 +51,8 @@ public final class ControlServer: Sendable {
     }
 
     /// Creates a server; nothing is opened until `start`.
-    public init(settings: ControlServerSettings, node: any NodeControlling, logger: DaemonLogger? = nil) {
-        self.settings = settings
+    public init(configuration: ControlServerConfiguration, node: any NodeControlling, logger: DaemonLogger? = nil) {
+        self.configuration = configuration
         self.node = node
         self.logger = logger
         handler = ControlRequestHandler(node: node)
@@ -70,7 +70,7 @@ public final class ControlServer: Sendable {
         let result: Result<Void, UnixSocketError> = onQueue {
             guard !running else { return .success(()) }
             do throws(UnixSocketError) {
-                let (fd, warning) = try ControlSocketFile.listen(path: settings.socketPath, group: settings.group)
+                let (fd, warning) = try ControlSocketFile.listen(path: configuration.socketPath, group: configuration.group)
                 if let warning { logger?.warning(.controlReady, warning) }
                 let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
                 source.setEventHandler { [weak self] in self?.acceptClients() }
@@ -78,7 +78,7 @@ public final class ControlServer: Sendable {
                 source.resume()
                 listenSource = source
                 running = true
-                logger?.info(.controlReady, "control socket listening on \(settings.socketPath)")
+                logger?.info(.controlReady, "control socket listening on \(configuration.socketPath)")
                 return .success(())
             } catch {
                 return .failure(error)
@@ -97,7 +97,7 @@ public final class ControlServer: Sendable {
             listenSource?.cancel()
             listenSource = nil
             for id in clients.keys.sorted() { drop(id) }
-            unlink(settings.socketPath)
+            unlink(configuration.socketPath)
         }
     }
 
@@ -130,7 +130,7 @@ public final class ControlServer: Sendable {
             }
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            guard clients.count < settings.maxClients else {
+            guard clients.count < configuration.maxClients else {
                 count { $0.connectionsRejected += 1 }
                 let line = ControlJSON.errorLine(id: nil, code: .tooManyClients, message: "too many control clients")
                 _ = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }

@@ -11,7 +11,7 @@ final class ControlSession {
     let writeSource: DispatchSourceWrite
     /// Fires when a started request line is not finished in time.
     let timer: DispatchSourceTimer
-    /// Fires when queued output may have stopped moving (`ControlServerSettings.stuckTimeout`).
+    /// Fires when queued output may have stopped moving (`ControlServerConfiguration.stuckTimeout`).
     let stuckTimer: DispatchSourceTimer
     /// Splits input into request lines.
     var lines: LineBuffer
@@ -100,21 +100,5 @@ final class ControlSession {
         writing = true
         timer.cancel()
         stuckTimer.cancel()
-    }
-}
-
-/// Closes a descriptor after its last dispatch source is cancelled.
-final class DescriptorCloser: Sendable {
-    private let remaining: Atomic<Int>
-    private let fd: Int32
-
-    init(fd: Int32, sources: Int) {
-        self.fd = fd
-        remaining = Atomic(sources)
-    }
-
-    /// One source finished; closes the descriptor after the last.
-    func sourceCancelled(_ close: (Int32) -> Int32) {
-        if remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { _ = close(fd) }
     }
 }

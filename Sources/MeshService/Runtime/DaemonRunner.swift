@@ -34,7 +34,7 @@ public enum DaemonRunner {
         let runtime = NodeRuntime(
             identity: identity, engine: engine, transport: transport, transportName: config.transport.kind.rawValue,
             logger: logger)
-        let server = ControlServer(settings: ControlServerSettings(config.node), node: runtime, logger: logger)
+        let server = ControlServer(configuration: ControlServerConfiguration(config.node), node: runtime, logger: logger)
         runtime.addCounterSources(control: { CounterDictionary.make(from: server.counters()) }, transport: counters)
         do throws(UnixSocketError) {
             try server.start()

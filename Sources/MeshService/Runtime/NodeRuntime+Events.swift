@@ -11,8 +11,8 @@ extension NodeRuntime {
                         LogFields(peer: message.origin, kind: .message, hops: Int(message.hops), messageID: message.messageID))
             broadcast(.message(id: message.messageID, from: message.origin, to: message.destination,
                                hops: Int(message.hops), text: message.text))
-        case .linkKeyed(let link, let peer):
-            logger.info(.handshakeCompleted, "link keyed", LogFields(peer: peer, kind: .keyExchange, link: link))
+        case .linkKeyed(let link, let neighbour):
+            logger.info(.handshakeCompleted, "link keyed", LogFields(peer: neighbour, kind: .keyExchange, link: link))
         case .neighbourJoined(let profile):
             logger.notice(.peerJoined, "neighbour joined: \(profile.displayName)", LogFields(peer: profile.nodeID))
             broadcast(.peer(profile.nodeID, name: profile.displayName, joined: true))
@@ -39,9 +39,9 @@ extension NodeRuntime {
             } else {
                 logger.debug(.messageDropped, "dropped: \(cause)", fields)
             }
-        case .refused(let link, let peer):
+        case .refused(let link, let neighbour):
             logger.notice(.handshakeFailed, "neighbour refused by the allow/deny list",
-                          LogFields(peer: peer, link: link, reason: "refused"))
+                          LogFields(peer: neighbour, link: link, reason: "refused"))
         }
     }
 }

@@ -11,7 +11,7 @@ enum TransportFactory {
     ) throws -> (any MeshTransport, @Sendable () -> [String: UInt64]) {
         switch config.transport.kind {
         case .udp:
-            let transport = try UDPTransport(settings: UDPTransportConfiguration(config.udp))
+            let transport = try UDPTransport(configuration: UDPTransportConfiguration(config.udp))
             return (transport, { CounterDictionary.make(from: transport.counters()) })
         case .bluez:
             return try BlueZTransportFactory.make(config: config, identity: identity, logger: logger)

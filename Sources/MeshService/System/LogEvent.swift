@@ -18,7 +18,7 @@ public enum LogEvent: String, CaseIterable, Sendable {
     case linkUp = "link_up"
     /// A transport link went down.
     case linkDown = "link_down"
-    /// A neighbour completed its handshake.
+    /// A neighbour completed its handshake (named after the journal value `peer_joined`, which stays).
     case peerJoined = "peer_joined"
     /// A neighbour departed.
     case peerLeft = "peer_left"

@@ -4,7 +4,7 @@ public enum LogLevel: String, CaseIterable, Sendable, Comparable, CustomStringCo
     case debug
     /// Normal operation worth recording (priority 6).
     case info
-    /// Normal but significant: start, stop, reload, peers joining (priority 5).
+    /// Normal but significant: start, stop, reload, neighbours joining (priority 5).
     case notice
     /// Something went wrong but the node carries on (priority 4).
     case warning

@@ -1,0 +1,18 @@
+import MeshProtocol
+
+/// The `send` result.
+public struct SendReport: Codable, Equatable, Sendable {
+    /// The new message's ID, 32 hex digits.
+    public var messageID: String
+    /// Neighbours it went to at once, on a ready link.
+    public var sentTo: Int
+    /// Neighbours in their departure grace it is held for, sent when one of their links is ready.
+    public var heldFor: Int
+
+    /// Creates a send report.
+    public init(messageID: MessageID, sentTo: Int, heldFor: Int) {
+        self.messageID = messageID.hex
+        self.sentTo = sentTo
+        self.heldFor = heldFor
+    }
+}

@@ -1,0 +1,39 @@
+import MeshProtocol
+
+/// The `status` result.
+public struct StatusReport: Codable, Equatable, Sendable {
+    /// This node's ID, 32 hex digits.
+    public var nodeID: String
+    /// The first 8 hex digits.
+    public var shortID: String
+    /// This node's display name.
+    public var name: String
+    /// `udp` or `bluez`.
+    public var transport: String
+    /// Where the daemon is in its life, such as `starting`, `running` or `stopping`.
+    public var state: String
+    /// Seconds since the daemon started.
+    public var uptimeSeconds: Double
+    /// Neighbours now.
+    public var neighbourCount: Int
+    /// Nodes known beyond the neighbours.
+    public var knownNodeCount: Int
+    /// The daemon version.
+    public var version: String
+
+    /// Creates a status report.
+    public init(
+        nodeID: NodeID, name: String, transport: String, state: String, uptimeSeconds: Double,
+        neighbourCount: Int, knownNodeCount: Int, version: String
+    ) {
+        self.nodeID = nodeID.hex
+        self.shortID = nodeID.shortID
+        self.name = name
+        self.transport = transport
+        self.state = state
+        self.uptimeSeconds = uptimeSeconds
+        self.neighbourCount = neighbourCount
+        self.knownNodeCount = knownNodeCount
+        self.version = version
+    }
+}

@@ -1,0 +1,5 @@
+/// The daemon's version, for `--version` and the `status` report.
+public enum DaemonVersion {
+    /// The version string.
+    public static let current = "0.1.0"
+}

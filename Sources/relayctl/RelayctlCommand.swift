@@ -1,0 +1,19 @@
+import MeshProtocol
+
+/// A relayctl command with its own arguments.
+public enum RelayctlCommand: Equatable, Sendable {
+    /// Send a chat message; `to` nil broadcasts.
+    case send(text: String, to: String?)
+    /// List neighbours and remote nodes.
+    case peers
+    /// Show counters and memory.
+    case stats
+    /// Stream events until interrupted.
+    case watch
+    /// Show a one-screen summary.
+    case status
+    /// Show this node's identity.
+    case id
+    /// Print help, for one command or in general.
+    case help(String?)
+}

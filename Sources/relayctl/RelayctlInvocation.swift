@@ -1,0 +1,20 @@
+import MeshProtocol
+
+/// What relayctl was asked to do.
+public struct RelayctlInvocation: Equatable, Sendable {
+    /// The default control socket.
+    public static let defaultSocket = "/run/meshnoded/control.sock"
+    /// The command.
+    public var command: RelayctlCommand
+    /// The control socket path.
+    public var socketPath: String
+    /// Print the result JSON instead of tables.
+    public var json: Bool
+
+    /// Creates an invocation.
+    public init(command: RelayctlCommand, socketPath: String = defaultSocket, json: Bool = false) {
+        self.command = command
+        self.socketPath = socketPath
+        self.json = json
+    }
+}
