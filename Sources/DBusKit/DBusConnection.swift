@@ -12,14 +12,31 @@ public final class DBusConnection: @unchecked Sendable {
     /// The loop that owns the connection.
     public let loop: DBusEventLoop
     private var raw: OpaquePointer?
-    /// Our unique bus name (`:1.42`).
-    public private(set) var uniqueName = ""
-    /// Receives method calls and signals; returns true when it handled the message.
-    public var onMessage: ((DBusMessage) -> Bool)?
-    /// Called once when the bus drops the connection.
-    public var onDisconnect: (() -> Void)?
-    /// Called for every failed exchange, so the owner can count it.
-    public var onError: ((DBusError) -> Void)?
+    private var uniqueNameValue = ""
+    private var onMessageHandler: ((DBusMessage) -> Bool)?
+    private var onDisconnectHandler: (() -> Void)?
+    private var onErrorHandler: ((DBusError) -> Void)?
+
+    /// Our unique bus name (`:1.42`). Loop thread only.
+    public private(set) var uniqueName: String {
+        get { preconditionOnLoop(); return uniqueNameValue }
+        set { preconditionOnLoop(); uniqueNameValue = newValue }
+    }
+    /// Receives method calls and signals; returns true when it handled the message. Loop thread only.
+    public var onMessage: ((DBusMessage) -> Bool)? {
+        get { preconditionOnLoop(); return onMessageHandler }
+        set { preconditionOnLoop(); onMessageHandler = newValue }
+    }
+    /// Called once when the bus drops the connection. Loop thread only.
+    public var onDisconnect: (() -> Void)? {
+        get { preconditionOnLoop(); return onDisconnectHandler }
+        set { preconditionOnLoop(); onDisconnectHandler = newValue }
+    }
+    /// Called for every failed exchange, so the owner can count it. Loop thread only.
+    public var onError: ((DBusError) -> Void)? {
+        get { preconditionOnLoop(); return onErrorHandler }
+        set { preconditionOnLoop(); onErrorHandler = newValue }
+    }
 
     private final class Pending {
         var call: OpaquePointer?
@@ -50,8 +67,11 @@ public final class DBusConnection: @unchecked Sendable {
         precondition(loop.isCurrent, "DBusConnection.\(function) called off its loop thread")
     }
 
-    /// Whether the connection is open.
-    public var isOpen: Bool { raw.map { dbus_connection_get_is_connected($0) != 0 } ?? false }
+    /// Whether the connection is open. Loop thread only.
+    public var isOpen: Bool {
+        preconditionOnLoop()
+        return raw.map { dbus_connection_get_is_connected($0) != 0 } ?? false
+    }
 
     /// Connects to the system bus (or `DBUS_SYSTEM_BUS_ADDRESS`). Blocks for the bus handshake only.
     public func openSystemBus() throws(DBusError) {
@@ -99,7 +119,7 @@ public final class DBusConnection: @unchecked Sendable {
                 ? DBUS_HANDLER_RESULT_HANDLED : DBUS_HANDLER_RESULT_NOT_YET_HANDLED
         }, me, nil)
         raw = connection
-        uniqueName = dbus_bus_get_unique_name(connection).map { String(cString: $0) } ?? ""
+        uniqueNameValue = dbus_bus_get_unique_name(connection).map { String(cString: $0) } ?? ""
         loop.afterIO = { [weak self] in self?.dispatch() }
     }
 
@@ -128,23 +148,23 @@ public final class DBusConnection: @unchecked Sendable {
     private func filter(_ message: DBusMessage) -> Bool {
         if message.kind == .signal, message.interface == "org.freedesktop.DBus.Local",
            message.member == "Disconnected" {
-            onError?(.disconnected)
-            let callback = onDisconnect
-            onDisconnect = nil
+            onErrorHandler?(.disconnected)
+            let callback = onDisconnectHandler
+            onDisconnectHandler = nil
             loop.later { [weak self] in
                 self?.close()
                 callback?()
             }
             return true
         }
-        return onMessage?(message) ?? false
+        return onMessageHandler?(message) ?? false
     }
 
     /// Sends a message that expects no reply.
     public func send(_ message: DBusMessage) {
         preconditionOnLoop()
-        guard let connection = raw else { onError?(.disconnected); return }
-        if dbus_connection_send(connection, message.raw, nil) == 0 { onError?(.outOfMemory) }
+        guard let connection = raw else { onErrorHandler?(.disconnected); return }
+        if dbus_connection_send(connection, message.raw, nil) == 0 { onErrorHandler?(.outOfMemory) }
     }
 
     /// Sends a method call; `completion` runs once with the reply, a typed error, or a timeout after `timeout` s.
@@ -154,7 +174,7 @@ public final class DBusConnection: @unchecked Sendable {
         preconditionOnLoop()
         let what = "\(message.interface ?? "").\(message.member ?? "")"
         let report: (Result<DBusMessage, DBusError>) -> Void = { [weak self] result in
-            if case .failure(let error) = result { self?.onError?(error) }
+            if case .failure(let error) = result { self?.onErrorHandler?(error) }
             completion(result)
         }
         guard let connection = raw else { report(.failure(.disconnected)); return 0 }

@@ -12,6 +12,14 @@ struct DBusConfinementTests {
         }
     }
 
+    @Test("Setting a connection's message handler off its loop thread stops the process")
+    func handlerOffLoopStops() async {
+        await #expect(processExitsWith: .failure) {
+            let loop = try DBusEventLoop()
+            DBusConnection(loop: loop).onMessage = { _ in false }
+        }
+    }
+
     @Test("Reading a loop-bound value off its loop thread stops the process")
     func boundValueOffLoopStops() async {
         await #expect(processExitsWith: .failure) {
