@@ -20,11 +20,14 @@ public struct StatusReport: Codable, Equatable, Sendable {
     public var knownNodeCount: Int
     /// The daemon version.
     public var version: String
+    /// How far the transport has come, when it says (BlueZ: `waiting for bluetoothd (retry in
+    /// 4 s)`, `running`, ...); absent on UDP.
+    public var transportState: String?
 
     /// Creates a status report.
     public init(
         nodeID: NodeID, name: String, transport: String, state: String, uptimeSeconds: Double,
-        neighbourCount: Int, knownNodeCount: Int, version: String
+        neighbourCount: Int, knownNodeCount: Int, version: String, transportState: String? = nil
     ) {
         self.nodeID = nodeID.hex
         self.shortID = nodeID.shortID
@@ -35,5 +38,6 @@ public struct StatusReport: Codable, Equatable, Sendable {
         self.neighbourCount = neighbourCount
         self.knownNodeCount = knownNodeCount
         self.version = version
+        self.transportState = transportState
     }
 }

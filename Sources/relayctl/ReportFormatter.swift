@@ -80,7 +80,8 @@ public struct ReportFormatter: Sendable {
     /// The status as aligned `key  value` lines.
     public func status(_ report: StatusReport) -> String {
         keyValues([
-            ("node", "\(report.shortID) (\(report.nodeID))"), ("name", report.name), ("transport", report.transport),
+            ("node", "\(report.shortID) (\(report.nodeID))"), ("name", report.name),
+            ("transport", report.transportState.map { "\(report.transport): \($0)" } ?? report.transport),
             ("state", report.state), ("uptime", Self.duration(report.uptimeSeconds)),
             ("neighbours", String(report.neighbourCount)), ("known nodes", String(report.knownNodeCount)),
             ("version", report.version),

@@ -89,6 +89,16 @@ struct RelayctlOutputTests {
         """)
     }
 
+    @Test("status shows the BlueZ transport's own state beside its name, and its JSON carries it only when set")
+    func statusWithTransportState() throws {
+        var report = FakeNode().status()
+        #expect(!String(decoding: try JSONEncoder().encode(report), as: UTF8.self).contains("transportState"))
+        report.transportState = "waiting for bluetoothd (retry in 4 s)"
+        #expect(formatter.status(report).contains(": waiting for bluetoothd (retry in 4 s)\n"))
+        let decoded = try JSONDecoder().decode(StatusReport.self, from: JSONEncoder().encode(report))
+        #expect(decoded.transportState == report.transportState)
+    }
+
     @Test func statsStatusIdentityAndEvents() {
         let stats = formatter.stats(FakeNode().stats())
         #expect(stats.hasPrefix("uptime 1h 2m, memory 12.0 MiB resident (peak 16.0 MiB)\n\nGROUP    COUNTER    VALUE\n"))

@@ -51,6 +51,7 @@ public enum DaemonRunner {
         logger.notice(.daemonStarted, "meshnoded \(DaemonVersion.current) started as \(identity.shortID) on \(config.transport.kind.rawValue)")
         // The BlueZ transport says how far it has come (waiting for bluetoothd, ...); UDP says nothing extra.
         let transportState: @Sendable () -> String = { (transport as? BlueZTransport).map { $0.stateSummary + "; " } ?? "" }
+        runtime.addTransportState { (transport as? BlueZTransport)?.stateSummary }
         _ = notifier.ready(status: "node \(identity.shortID) up on \(config.transport.kind.rawValue); \(transportState())waiting for neighbours")
         _ = notifier.startWatchdog(queue: runtime.queue)
         let statusTimer = DispatchSource.makeTimerSource(queue: .main)

@@ -78,7 +78,8 @@ extension NodeRuntime: NodeControlling {
                 nodeID: nodeIdentity.nodeID, name: engine.configuration.displayName, transport: transportName,
                 state: state, uptimeSeconds: seconds(now),
                 neighbourCount: engine.neighbourSnapshots().filter { !$0.inGrace }.count,
-                knownNodeCount: engine.remoteNodeSnapshots().count, version: DaemonVersion.current)
+                knownNodeCount: engine.remoteNodeSnapshots().count, version: DaemonVersion.current,
+                transportState: transportState())
         }
     }
 

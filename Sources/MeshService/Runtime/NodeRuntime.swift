@@ -23,6 +23,7 @@ public final class NodeRuntime: Sendable {
         var state = "starting"
         var controlCounters: @Sendable () -> [String: UInt64] = { [:] }
         var transportCounters: @Sendable () -> [String: UInt64] = { [:] }
+        var transportState: @Sendable () -> String? = { nil }
     }
 
     /// The serial queue that owns the engine.
@@ -88,6 +89,12 @@ public final class NodeRuntime: Sendable {
         _modify { yield &confined.value.transportCounters }
     }
 
+    /// What the transport says of its own progress; only on `queue`.
+    var transportState: @Sendable () -> String? {
+        get { confined.value.transportState }
+        _modify { yield &confined.value.transportState }
+    }
+
     /// Engine time now: the monotonic time since the runtime was created.
     var now: Duration { clock.now - startedAt }
 
@@ -97,6 +104,11 @@ public final class NodeRuntime: Sendable {
             controlCounters = control
             transportCounters = transport
         }
+    }
+
+    /// Supplies the transport's own state line for `status` (BlueZ: waiting for bluetoothd, ...).
+    public func addTransportState(_ source: @escaping @Sendable () -> String?) {
+        queue.sync { transportState = source }
     }
 
     /// Starts the transport and the engine's timers (ticked every `tickInterval`).
