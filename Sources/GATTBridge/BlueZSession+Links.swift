@@ -95,7 +95,11 @@ extension BlueZSession {
         }
         let remote = remoteCharacteristic(path)
         let peer = peerDatabase(path)
-        let mtu = attMTU ?? remote?.mtu ?? 23
+        // Frames to a peer with the mesh service go out as our writes, so our client side's ATT MTU
+        // (the remote characteristic's MTU) is the one that counts; the MTU of the peer's own write
+        // can belong to a second connection it dialled at the same time (BLUEZ.md, "What is left").
+        let clientMTU: Int? = if case .messageCharacteristic = peer { remote?.mtu } else { nil }
+        let mtu = clientMTU ?? attMTU ?? remote?.mtu ?? 23
         let role: LinkRole = ours ? .central : .peripheral
         guard let record = links.open(devicePath: path, address: address, role: role, attMTU: mtu, peer: peer) else {
             return links.link(forDevice: path)

@@ -117,7 +117,9 @@ extension BlueZSession {
             link = openLink(device: device, address: address, attMTU: options.mtu, wrote: true)
         }
         guard let link else { return .error(name: "org.bluez.Error.NotPermitted", text: "not accepted") }
-        if let mtu = options.mtu { updateMTU(device: device, attMTU: mtu) }
+        // The write's MTU is that of the connection the peer wrote on; once our own client side's
+        // MTU is known (we write to this peer), that one decides the frame size instead.
+        if let mtu = options.mtu, remoteCharacteristic(device)?.mtu == nil { updateMTU(device: device, attMTU: mtu) }
         if links.setPeerWrites(device: device) {
             log(.debug, "\(link.id) peer writes to us; its notifications are ignored from now on")
         }
