@@ -6,14 +6,5 @@
 # Environment: MESHNODE_BIN=DIR uses binaries already built there instead of building.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if [ -z "${MESHNODE_BIN:-}" ]; then
-  arguments=("$@")
-  set --  # install-deps.sh takes its arguments as extra packages
-  source scripts/install-deps.sh
-  set -- "${arguments[@]}"
-  for product in meshnoded relayctl meshflood; do
-    swift build -c release --product "$product" 2>&1 | tail -n 1
-  done
-  MESHNODE_BIN="$(swift build -c release --show-bin-path)"
-fi
+source scripts/release-bin.sh
 exec python3 scripts/flood_scenarios.py --bin "$MESHNODE_BIN" "$@"

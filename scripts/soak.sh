@@ -8,16 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 minutes=${1:?usage: scripts/soak.sh MINUTES [--seed N] [--out FILE]}
 shift
-if [ -z "${MESHNODE_BIN:-}" ]; then
-  arguments=("$@")
-  set --  # install-deps.sh takes its arguments as extra packages
-  source scripts/install-deps.sh
-  set -- "${arguments[@]}"
-  for product in meshnoded relayctl meshflood; do
-    swift build -c release --product "$product" 2>&1 | tail -n 1
-  done
-  MESHNODE_BIN="$(swift build -c release --show-bin-path)"
-fi
+source scripts/release-bin.sh
 command -v python3 >/dev/null || { echo "soak: python3 is required" >&2; exit 69; }
 # Bounded: the soak itself stops after MINUTES; this stops it if anything hangs.
 exec timeout --signal=TERM --kill-after=30 "$(( ${minutes%.*} * 60 + 180 ))" \

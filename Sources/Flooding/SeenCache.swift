@@ -131,7 +131,7 @@ public struct SeenCache: Sendable {
             count += 1
             index[key] = record.expiresAt
         }
-        if vouchedSince > (lastEvictedInsertedAt ?? vouchedSince - .seconds(1)) { lastEvictedInsertedAt = vouchedSince }
+        lastEvictedInsertedAt = max(lastEvictedInsertedAt ?? vouchedSince, vouchedSince)
     }
 
     /// Forgets every ID that has expired at `now`.

@@ -90,7 +90,7 @@ extension MeshEngine {
                 return
             }
         }
-        if needsSignatureCheck(envelope), !budgets.takeVerification(withinShare: withinShare, now: now) {
+        if isForUs(envelope), !budgets.takeVerification(withinShare: withinShare, now: now) {
             drop(envelope, cause: .verificationBudget, on: link, counter: \.droppedVerificationBudget)
             return
         }
@@ -206,14 +206,10 @@ extension MeshEngine {
         return envelope.route[envelope.route.count - 2]
     }
 
-    /// True for what this node delivers: broadcasts, join notices and direct messages for us.
+    /// True for what this node delivers, which is also exactly what costs it a public-key check:
+    /// join notices, broadcasts and direct messages for us (a direct message for another node
+    /// travels opaque and unchecked).
     private func isForUs(_ envelope: Envelope) -> Bool {
-        envelope.kind == .joinNotice || envelope.destination == nil || envelope.destination == nodeID
-    }
-
-    /// True for what costs a public-key check here: join notices, broadcasts and direct
-    /// messages for us (a direct message for another node travels opaque and unchecked).
-    private func needsSignatureCheck(_ envelope: Envelope) -> Bool {
         envelope.kind == .joinNotice || envelope.destination == nil || envelope.destination == nodeID
     }
 

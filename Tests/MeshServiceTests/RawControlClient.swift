@@ -77,7 +77,11 @@ final class RawControlClient {
     func isClosedByServer(timeout: Duration = .seconds(10)) -> Bool {
         while let _ = readLine(timeout: timeout) {}
         var byte: UInt8 = 0
-        return waitReadable(fd, timeout: .zero) && recv(fd, &byte, 1, Int32(MSG_DONTWAIT)) == 0
+        guard waitReadable(fd, timeout: .zero) else { return false }
+        // An orderly close reads as end of file; a close while our unread request bytes were still
+        // in the server's buffer makes the kernel reset the connection instead. Both are the server's.
+        let received = recv(fd, &byte, 1, Int32(MSG_DONTWAIT))
+        return received == 0 || (received < 0 && errno == ECONNRESET)
     }
 }
 

@@ -72,9 +72,11 @@ public struct SeenCacheStore: Sendable {
             }
             written += count
         }
-        guard fsync(descriptor) == 0, close(descriptor) == 0 else {
+        let synced = fsync(descriptor) == 0
+        let code = errno
+        guard close(descriptor) == 0, synced else {
             unlink(temporary)
-            throw .io(path: temporary, step: "fsync", errno: errno)
+            throw .io(path: temporary, step: synced ? "close" : "fsync", errno: synced ? errno : code)
         }
         guard rename(temporary, path) == 0 else {
             unlink(temporary)
