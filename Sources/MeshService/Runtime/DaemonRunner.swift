@@ -49,17 +49,16 @@ public enum DaemonRunner {
         }
         let notifier = SystemdNotifier()
         logger.notice(.daemonStarted, "meshnoded \(DaemonVersion.current) started as \(identity.shortID) on \(config.transport.kind.rawValue)")
-        // The BlueZ transport says how far it has come (waiting for bluetoothd, ...); UDP says nothing
-        // extra. `status` carries it, and so does every STATUS= line.
+        // The BlueZ transport says how far it has come (waiting for bluetoothd, ...); UDP says nothing extra.
+        let transportState: @Sendable () -> String = { (transport as? BlueZTransport).map { $0.stateSummary + "; " } ?? "" }
         runtime.addTransportState { (transport as? BlueZTransport)?.stateSummary }
-        let transportState = { (state: String?) in state.map { $0 + "; " } ?? "" }
-        _ = notifier.ready(status: "node \(identity.shortID) up on \(config.transport.kind.rawValue); \(transportState(runtime.status().transportState))waiting for neighbours")
+        _ = notifier.ready(status: "node \(identity.shortID) up on \(config.transport.kind.rawValue); \(transportState())waiting for neighbours")
         _ = notifier.startWatchdog(queue: runtime.queue)
         let statusTimer = DispatchSource.makeTimerSource(queue: .main)
         statusTimer.schedule(deadline: .now() + 5, repeating: 5)
         statusTimer.setEventHandler {
             let status = runtime.status()
-            _ = notifier.status("node \(status.shortID): \(transportState(status.transportState))\(status.neighbourCount) neighbour(s), \(status.knownNodeCount) known further away")
+            _ = notifier.status("node \(status.shortID): \(transportState())\(status.neighbourCount) neighbour(s), \(status.knownNodeCount) known further away")
         }
         statusTimer.resume()
         let signals = SignalWatcher(
