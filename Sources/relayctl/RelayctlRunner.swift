@@ -62,6 +62,10 @@ public struct RelayctlRunner: Sendable {
             }
         case .peers: return try ask(client, ControlRequest(id: nil, command: "peers"), PeersReport.self, json, formatter.peers)
         case .stats: return try ask(client, ControlRequest(id: nil, command: "stats"), StatsReport.self, json, formatter.stats)
+        case .metrics(let exposition):
+            return try ask(client, ControlRequest(id: nil, command: "stats"), StatsReport.self, false) {
+                MetricsFormatter.render($0, as: exposition)
+            }
         case .status: return try ask(client, ControlRequest(id: nil, command: "status"), StatusReport.self, json, formatter.status)
         case .id: return try ask(client, ControlRequest(id: nil, command: "id"), IdentityReport.self, json, formatter.identity)
         case .watch: return try watch(client, json: json)
