@@ -15,9 +15,10 @@ repo=$(cd "$here/../.." && pwd)
 arch=$(dpkg --print-architecture)
 mkdir -p "$outdir"
 outdir=$(cd "$outdir" && pwd)
-root=$outdir/root
-rm -rf "$root"
-mkdir -p "$root"
+# The tree is laid out as debhelper would (debian/meshnoded), which dpkg-shlibdeps expects.
+rm -rf "$outdir/debian"
+root=$outdir/debian/meshnoded
+mkdir -p "$root/DEBIAN"
 
 # 1. Files, where Debian wants them (the unit in /usr/lib/systemd/system, binaries in /usr/bin).
 make -C "$repo" --no-print-directory install DESTDIR="$root" SCRATCH="$scratch" PREFIX=/usr \
@@ -39,13 +40,11 @@ install -d "$root/usr/share/lintian/overrides"
 install -m 0644 "$here/lintian-overrides" "$root/usr/share/lintian/overrides/meshnoded"
 
 # 2. Control files: the exact shared libraries the binaries need (dpkg-shlibdeps reads the
-#    package's name from a debian/control of its own), size, conffiles, scripts, checksums.
-shlibs_dir=$outdir/shlibs
-rm -rf "$shlibs_dir" && mkdir -p "$shlibs_dir/debian"
-printf 'Source: meshnoded\n\nPackage: meshnoded\nArchitecture: any\n' > "$shlibs_dir/debian/control"
-shlibs=$(cd "$shlibs_dir" && dpkg-shlibdeps -O -e"$root/usr/bin/meshnoded" -e"$root/usr/bin/relayctl" | sed -n 's/^shlibs:Depends=//p')
+#    package's name from debian/control), size, conffiles, scripts, checksums.
+printf 'Source: meshnoded\n\nPackage: meshnoded\nArchitecture: any\n' > "$outdir/debian/control"
+shlibs=$(cd "$outdir" && dpkg-shlibdeps -O -e"debian/meshnoded/usr/bin/meshnoded" -e"debian/meshnoded/usr/bin/relayctl" \
+  | sed -n 's/^shlibs:Depends=//p')
 [ -n "$shlibs" ] || { echo "build-deb: dpkg-shlibdeps found no libraries" >&2; exit 1; }
-install -d -m 0755 "$root/DEBIAN"
 size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
 sed -e "s/@VERSION@/$version/" -e "s/@ARCH@/$arch/" -e "s/@SIZE@/$size/" -e "s/@SHLIBS@/$shlibs/" \
   "$here/control.in" > "$root/DEBIAN/control"
