@@ -100,7 +100,11 @@ verify-unit:
 	$(MAKE) install DESTDIR=$(STAGE)
 	sed -e 's|^ExecStart=$(BINDIR)/|ExecStart=$(STAGE)$(BINDIR)/|' $(STAGE)$(UNITDIR)/meshnoded.service \
 	    > $(SCRATCH)/verify/meshnoded.service
-	systemd-analyze verify $(SCRATCH)/verify/meshnoded.service
+	sed -e 's|^ExecStart=$(LIBEXECDIR)/|ExecStart=$(STAGE)$(LIBEXECDIR)/|' $(STAGE)$(UNITDIR)/meshnoded-metrics.service \
+	    > $(SCRATCH)/verify/meshnoded-metrics.service
+	cp $(STAGE)$(UNITDIR)/meshnoded-metrics.timer $(SCRATCH)/verify/
+	MANPATH=$(STAGE)$(MANDIR): systemd-analyze verify $(SCRATCH)/verify/meshnoded.service $(SCRATCH)/verify/meshnoded-metrics.service \
+	    $(SCRATCH)/verify/meshnoded-metrics.timer
 	systemd-analyze security --offline=yes $(SCRATCH)/verify/meshnoded.service | tail -n 1
 
 deb:

@@ -1,12 +1,14 @@
 #!/usr/bin/python3
 """Checks `relayctl stats --openmetrics` (or `--prometheus`) against `relayctl --json stats`.
 
-Usage: check-metrics.py openmetrics|prometheus STATS_JSON_FILE METRICS_FILE
+Usage: check-metrics.py openmetrics|prometheus STATS_JSON_FILE METRICS_FILE [LATER_STATS_JSON_FILE]
 
 Parses the metrics with python3-prometheus-client's own parser (the OpenMetrics one, or the
 Prometheus text one), then checks that every counter of the JSON is there exactly once under the
 name docs/CONTROL.md ("Metrics") gives it, with its value and a counter or gauge type, and that
-nothing else is. Prints one line per problem and exits 1 if there is any.
+nothing else is. With a second JSON, taken after the metrics from a running node, a counter (and
+the uptime) must lie between its two values, and a gauge need only be there with its type.
+Prints one line per problem and exits 1 if there is any.
 """
 import json
 import re
@@ -42,6 +44,7 @@ def expected(stats):
 
 def main():
     dialect, stats_path, metrics_path = sys.argv[1:4]
+    later_path = sys.argv[4] if len(sys.argv) > 4 else None
     if dialect == "openmetrics":
         from prometheus_client.openmetrics.parser import text_string_to_metric_families
     else:
@@ -61,11 +64,20 @@ def main():
                 problems.append(f"{sample.name}{sample.labels}: twice")
             got[key] = (sample.value, family.type)
     want = expected(stats)
+    later = want
+    if later_path:
+        with open(later_path) as f:
+            later = expected(json.load(f))
     for key, (value, kind) in sorted(want.items(), key=lambda item: item[0][0]):
         if key not in got:
             problems.append(f"missing {key[0]}{dict(key[1])} (= {value})")
-        elif got[key] != (float(value), kind):
-            problems.append(f"{key[0]}{dict(key[1])}: got {got[key]}, want {(float(value), kind)}")
+            continue
+        got_value, got_kind = got[key]
+        low, high = sorted((float(value), float(later.get(key, (value, kind))[0])))
+        if later_path and kind == "gauge" and key[0] != "meshnode_uptime_seconds":
+            low, high = float("-inf"), float("inf")
+        if got_kind != kind or not low <= got_value <= high:
+            problems.append(f"{key[0]}{dict(key[1])}: got {got[key]}, want {kind} in [{low}, {high}]")
     for key in sorted(set(got) - set(want), key=lambda item: item[0]):
         problems.append(f"unexpected {key[0]}{dict(key[1])}")
     for problem in problems:
