@@ -40,6 +40,23 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / TICKS
 
 
+def settle(node, expected, quiet=1.0, limit=30.0):
+    """Waits until B has received `expected` messages, or its count stands still for `quiet` s:
+    on a busy machine B may still be working through its inbox when the flood ends."""
+    deadline = time.time() + limit
+    last, since = None, time.time()
+    while time.time() < deadline:
+        received = message_counters(node)["received"]
+        if received >= expected:
+            break
+        if received != last:
+            last, since = received, time.time()
+        elif time.time() - since >= quiet:
+            break
+        time.sleep(0.1)
+    time.sleep(SETTLE_SECONDS)
+
+
 def message_counters(node):
     stats = node.stats()
     if not stats:
@@ -78,12 +95,14 @@ def run_daemon(args, bin_dir, work, name):
             [os.path.join(bin_dir, "meshflood"), "--target", f"127.0.0.1:{b.port}", "--mode", "broadcast",
              "--rate", str(args.rate), "--duration", str(args.seconds), "--json"],
             capture_output=True, text=True, timeout=args.seconds + 60)
-        time.sleep(SETTLE_SECONDS)
+        m_sent = json.loads(flood.stdout.strip().splitlines()[-1])["messages_sent"] if flood.returncode == 0 else 0
+        settle(b, before["received"] + m_sent)
         if perf:
             perf.send_signal(2)
             perf.wait(30)
         wall, cpu = time.time() - wall_start, cpu_seconds(b.pid) - cpu_start
         after = message_counters(b)
+        inbox = (b.stats() or {}).get("counters", {}).get("inbox", {})
         if flood.returncode != 0:
             result["error"] = f"meshflood exited {flood.returncode}: {flood.stderr.strip()}"
             return result
@@ -95,7 +114,7 @@ def run_daemon(args, bin_dir, work, name):
         result.update({
             "m_messages": m["messages_sent"], "m_frames": m["frames_sent"], "m_rate": m["rate"],
             "b_received": received, "b_relayed_copies": copies, "b_relayed_messages": relayed,
-            "b_delivered": after["delivered"] - before["delivered"],
+            "b_delivered": after["delivered"] - before["delivered"], "b_inbox": inbox,
             "every_message_relayed": received == m["messages_sent"] and copies == 2 * received,
             "wall_s": round(wall, 3), "b_cpu_s": round(cpu, 3), "b_idle_cpu_per_s": round(idle_rate, 5),
             "b_cpu_s_less_idle": round(busy, 3),
