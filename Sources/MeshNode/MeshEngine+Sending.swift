@@ -109,9 +109,14 @@ extension MeshEngine {
     private func noteRecentSend(_ envelope: Envelope, on link: LinkID, now: Duration) {
         let window = configuration.hold.resendWindow
         let limit = configuration.hold.messagesPerNeighbour
-        guard window > .zero, limit > 0 else { return }
-        links[link]?.recentSends.removeAll { now - $0.sentAt >= window }
-        if let count = links[link]?.recentSends.count, count >= limit { links[link]?.recentSends.removeFirst() }
+        // Oldest first, so what has expired is a prefix: dropping it (and, at the limit, one more)
+        // moves the rest down instead of copying and testing every entry on every send. The
+        // counts are taken in a closure so no copy of the array is alive when it changes.
+        guard window > .zero, limit > 0, let counts = links[link].map({ state in
+            (all: state.recentSends.count, expired: state.recentSends.prefix { now - $0.sentAt >= window }.count)
+        }) else { return }
+        let drop = min(counts.all, max(counts.expired, counts.all - limit + 1))
+        if drop > 0 { links[link]?.recentSends.removeFirst(drop) }
         links[link]?.recentSends.append((envelope, now))
     }
 
