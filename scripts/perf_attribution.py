@@ -1,6 +1,6 @@
 """Splits a `perf record --call-graph dwarf` profile of meshnoded by where the CPU went: the
 engine (its crypto apart), logging, watch events, the inbox and queue hops, UDP reads and sends,
-the dispatch threads' waking and sleeping, and the rest. Used by daemon_cpu.py --perf.
+the dispatch threads' waking and sleeping, preemption, and the rest. Used by daemon_cpu.py --perf.
 Each sample goes to the category of its innermost frame that matches one (leaf first); within one
 frame the categories are tried in the order below."""
 import collections
@@ -52,7 +52,16 @@ def samples(perf_data):
         yield frames
 
 
+# A sample taken while the kernel switches the thread back in after it was preempted on its way
+# back to user space (on a busy machine, often right after a send woke the receiver): the cost
+# of sharing the CPUs, whatever the thread was doing.
+PREEMPTED = "preempted, switched back in"
+PREEMPTION_MARKS = ["exit_to_user_mode_loop", "irqentry_exit_to_user_mode"]
+
+
 def classify(frames):
+    if frames and "finish_task_switch" in frames[0] and any(m in f for f in frames[:6] for m in PREEMPTION_MARKS):
+        return PREEMPTED
     for frame in frames:
         for name, needles in CATEGORIES:
             if any(needle in frame for needle in needles):
@@ -71,7 +80,7 @@ def attribute(perf_data, _bin_dir=None):
         counts[name] += 1
         if name == OTHER:
             other_leaves[frames[0].split(" ", 1)[-1][:100]] += 1
-    names = [name for name, _ in CATEGORIES] + [OTHER]
+    names = [name for name, _ in CATEGORIES] + [PREEMPTED, OTHER]
     return {
         "samples": total,
         "shares": {name: round(counts[name] / total, 4) for name in names if total and counts[name]},
