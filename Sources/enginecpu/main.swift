@@ -7,27 +7,7 @@ import Glibc
 import MeshNode
 import MeshService
 
-/// What the command line asks for.
-struct EngineCPUOptions {
-    var messages = 10_000
-    var rate = 500.0
-    var daemonFlags: [String] = []
-
-    static func parse(_ arguments: [String]) -> EngineCPUOptions? {
-        var options = EngineCPUOptions()
-        var rest = arguments[...]
-        while let flag = rest.popFirst() {
-            switch flag {
-            case "--messages": guard let n = rest.popFirst().flatMap({ Int($0) }), n > 0 else { return nil }; options.messages = n
-            case "--rate": guard let r = rest.popFirst().flatMap({ Double($0) }), r > 0 else { return nil }; options.rate = r
-            case "--": options.daemonFlags = Array(rest); rest = []
-            default: return nil
-            }
-        }
-        return options
-    }
-}
-
+/// Prints `text` to stderr and exits with status 1.
 func fail(_ text: String) -> Never {
     let bytes = Array("enginecpu: \(text)\n".utf8)
     bytes.withUnsafeBytes { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
@@ -35,7 +15,7 @@ func fail(_ text: String) -> Never {
 }
 
 guard let options = EngineCPUOptions.parse(Array(CommandLine.arguments.dropFirst())) else {
-    fail("usage: enginecpu [--messages N] [--rate R] [-- MESHNODED-FLAGS...]")
+    fail(EngineCPUOptions.usage)
 }
 var config = DaemonConfig()
 do {
