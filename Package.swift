@@ -56,6 +56,8 @@ let package = Package(
         .executableTarget(name: "gattcheck", dependencies: ["MeshLink", "GATTBridge"]),
         // A hostile but protocol-correct neighbour that floods one node over loopback UDP (issue 11).
         .executableTarget(name: "meshflood", dependencies: ["MeshProtocol", "MeshLink", "MeshCrypto", "Fragmenter", "UDPTransport"]),
+        // The engine alone on scripts/daemon-cpu.sh's flood, beside meshnoded's whole-process CPU (issue 12).
+        .executableTarget(name: "enginecpu", dependencies: ["MeshProtocol", "MeshLink", "MeshCrypto", "MeshNode", "Fragmenter", "MeshService"]),
 
         // Test utilities shared by the test targets (used only by tests).
         .target(name: "MeshTestSupport"),

@@ -109,16 +109,23 @@ extension MeshEngine {
     private func noteRecentSend(_ envelope: Envelope, on link: LinkID, now: Duration) {
         let window = configuration.hold.resendWindow
         let limit = configuration.hold.messagesPerNeighbour
-        guard window > .zero, limit > 0 else { return }
-        links[link]?.recentSends.removeAll { now - $0.sentAt >= window }
-        if let count = links[link]?.recentSends.count, count >= limit { links[link]?.recentSends.removeFirst() }
+        // Oldest first, so what has expired is a prefix: dropping it (and, at the limit, one more)
+        // moves the rest down instead of copying and testing every entry on every send. The
+        // counts are taken in a closure so no copy of the array is alive when it changes.
+        guard window > .zero, limit > 0, let counts = links[link].map({ state in
+            (all: state.recentSends.count, expired: state.recentSends.prefix { now - $0.sentAt >= window }.count)
+        }) else { return }
+        let drop = min(counts.all, max(counts.expired, counts.all - limit + 1))
+        if drop > 0 { links[link]?.recentSends.removeFirst(drop) }
         links[link]?.recentSends.append((envelope, now))
     }
 
     /// Seals an envelope with a link's key and sends its frames.
     @discardableResult
     func sendSealed(_ envelope: Envelope, on link: LinkID, now: Duration) -> Bool {
-        guard var state = links[link], var keyed = state.keyed else { return false }
+        // Only the keys are copied out: a copy of the whole link state would still share the
+        // frame sender's tables when `sendFrames` changes them, and copy them on every send.
+        guard var keyed = links[link]?.keyed else { return false }
         let packet: [UInt8]
         do {
             packet = try keyed.session.seal(kind: envelope.kind, messageID: envelope.messageID, plaintext: envelope.encoded())
@@ -126,9 +133,8 @@ extension MeshEngine {
             linkCounters.sealFailures += 1
             return false
         }
-        let rekey = state.handshake.needsRekey(messagesSent: keyed.session.messagesSent, now: now)
-        state.keyed = keyed
-        links[link] = state
+        let rekey = links[link]?.handshake.needsRekey(messagesSent: keyed.session.messagesSent, now: now) ?? false
+        links[link]?.keyed = keyed
         let sent = sendFrames(of: packet, kind: envelope.kind, on: link, now: now)
         if rekey {
             linkCounters.rekeys += 1
@@ -140,16 +146,17 @@ extension MeshEngine {
     /// Splits a message for the link's current MTU and queues its frames.
     @discardableResult
     func sendFrames(of message: [UInt8], kind: MessageKind, on link: LinkID, now: Duration) -> Bool {
-        guard var state = links[link] else { return false }
-        let split: SplitMessage
+        guard let mtu = links[link]?.info.mtu else { return false }
+        let split: SplitMessage?
         do {
-            split = try state.sender.split(message, kind: kind.rawValue, mtu: state.info.mtu, now: now)
+            // In place: splitting a copy of the link state would copy the sender's table of held
+            // transfer IDs (up to 16,384) on every send, as it is shared with the stored state.
+            split = try links[link]?.sender.split(message, kind: kind.rawValue, mtu: mtu, now: now)
         } catch {
             linkCounters.splitFailures += 1
-            links[link] = state
             return false
         }
-        links[link] = state
+        guard let split else { return false }
         for frame in split.frames { actions.append(.send(frame, on: link)) }
         return true
     }

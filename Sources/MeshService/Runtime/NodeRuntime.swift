@@ -182,9 +182,11 @@ public final class NodeRuntime: Sendable {
         }
     }
 
-    /// Sends a watch event to every watcher.
-    func broadcast(_ event: WatchEvent) {
-        for sink in watchers.values { sink(event) }
+    /// Sends a watch event to every watcher; with none, the event is never built.
+    func broadcast(_ event: @autoclosure () -> WatchEvent) {
+        guard !watchers.isEmpty else { return }
+        let built = event()
+        for sink in watchers.values { sink(built) }
     }
 
     /// Takes a transport event in (any thread) and makes sure a drain is queued.
