@@ -30,11 +30,14 @@ public struct ManagedRelayScheduler<Random: RandomNumberGenerator & Sendable>: R
     private var held: [MessageID: Held] = [:]
     private var immediate: [ScheduledRelay] = []
     private var nextSequence: UInt64 = 0
+    /// Links seen in the routes of passing envelopes.
+    public private(set) var adjacency: AdjacencyMemory
 
     /// Creates a scheduler drawing its delays from `random`.
     public init(parameters: ManagedFloodingParameters = ManagedFloodingParameters(), random: Random) {
         self.parameters = parameters
         self.random = random
+        self.adjacency = AdjacencyMemory()
     }
 
     /// Relays held now.
@@ -52,6 +55,7 @@ public struct ManagedRelayScheduler<Random: RandomNumberGenerator & Sendable>: R
     public mutating func schedule(_ plan: RelayPlan, neighbours: Int, now: Duration) {
         counters.scheduled += 1
         let id = plan.envelope.messageID
+        adjacency.learn(route: plan.envelope.route, now: now)
         if var existing = held[id] {
             let targets = Set(existing.plan.targets).union(plan.targets)
             existing.plan = RelayPlan(envelope: plan.envelope, targets: targets.sorted())
@@ -59,13 +63,24 @@ public struct ManagedRelayScheduler<Random: RandomNumberGenerator & Sendable>: R
             held[id] = existing
             return
         }
-        let window = window(neighbours: neighbours)
-        guard window > .zero else {
+        guard neighbours > parameters.sparseNeighbours else {
             immediate.append(ScheduledRelay(plan: plan, dueAt: now))
             return
         }
-        guard held.count < parameters.maxPending else {
-            counters.overflow += 1
+        // Everyone on the route before us relayed, with fewer hops than ours, to all its
+        // neighbours that lacked the message: those that are ours too need nothing from us.
+        var plan = plan
+        let route = plan.envelope.route.dropLast()
+        let before = plan.targets.count
+        plan.targets.removeAll { target in route.contains { adjacency.linked($0, target, now: now) } }
+        counters.targetsPruned += UInt64(before - plan.targets.count)
+        guard !plan.targets.isEmpty else {
+            counters.cancelled += 1
+            return
+        }
+        let window = window(neighbours: neighbours)
+        guard window > .zero, held.count < parameters.maxPending else {
+            if window > .zero { counters.overflow += 1 }
             immediate.append(ScheduledRelay(plan: plan, dueAt: now))
             return
         }
@@ -80,6 +95,7 @@ public struct ManagedRelayScheduler<Random: RandomNumberGenerator & Sendable>: R
     /// path as short as ours would give it (its sender and the nodes on its route), and cancels the
     /// relay once enough neighbours relayed it with at most our hops.
     public mutating func heard(_ copy: Envelope, from neighbour: NodeID, now: Duration) {
+        adjacency.learn(route: copy.route, now: now)
         guard var entry = held[copy.messageID] else { return }
         let ours = Int(entry.plan.envelope.hops)
         // route[i] accepted the message with i − 1 hops (route[0] is the origin); our copy, with
@@ -87,8 +103,12 @@ public struct ManagedRelayScheduler<Random: RandomNumberGenerator & Sendable>: R
         var holders: Set<NodeID> = []
         for (index, node) in copy.route.enumerated() where index == 0 || index - 1 <= ours { holders.insert(node) }
         if copy.hops == 0 || Int(copy.hops) - 1 <= ours { holders.insert(neighbour) }
+        // The neighbour sent this copy to all its neighbours that lacked it, at `copy.hops`.
+        let reached = Int(copy.hops) <= ours
         let before = entry.plan.targets.count
-        entry.plan.targets.removeAll { holders.contains($0) }
+        entry.plan.targets.removeAll { target in
+            holders.contains(target) || (reached && adjacency.linked(neighbour, target, now: now))
+        }
         counters.targetsPruned += UInt64(before - entry.plan.targets.count)
         if Int(copy.hops) <= ours { entry.copies.insert(neighbour) }
         let enough = parameters.cancelAfterCopies > 0 && entry.copies.count >= parameters.cancelAfterCopies
