@@ -15,7 +15,7 @@ public struct ManagedFloodingParameters: Equatable, Sendable {
 
     /// Creates parameters; the defaults are the ones docs/PERFORMANCE.md measured.
     public init(
-        slot: Duration = .milliseconds(10), maxWindow: Duration = .milliseconds(200), cancelAfterCopies: Int = 3,
+        slot: Duration = .milliseconds(2), maxWindow: Duration = .milliseconds(40), cancelAfterCopies: Int = 0,
         sparseNeighbours: Int = 2, maxPending: Int = 256
     ) {
         self.slot = slot

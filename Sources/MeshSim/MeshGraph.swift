@@ -10,6 +10,12 @@ public struct MeshGraph: Sendable {
         public let a: Int
         /// The higher node index.
         public let b: Int
+
+        /// The link between `a` and `b`, in either order.
+        public init(a: Int, b: Int) {
+            self.a = min(a, b)
+            self.b = max(a, b)
+        }
     }
 
     /// How many nodes the graph has.
