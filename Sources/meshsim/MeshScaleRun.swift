@@ -2,7 +2,6 @@ import Flooding
 import MeshNode
 import MeshProtocol
 import MeshSim
-import Glibc
 
 /// One mesh-scale run: build the graph, let every link key, send the messages, count.
 struct MeshScaleRun {
@@ -65,15 +64,6 @@ struct MeshScaleRun {
         sim.run(for: drain)
         let window = options.spacing * options.messages + drain
         let atEnd = framesByKind(sim)
-        if let _ = getenvDebug() {
-            var l = LinkCounters(); var j = KindCounters(); var m = KindCounters()
-            for n in sim.nodes { let c = n.engine.linkCounters; l.linksDown += c.linksDown; l.departures += c.departures; l.handshakeTimeouts += c.handshakeTimeouts; l.sealFailures += c.sealFailures; l.sendFailures += c.sendFailures
-                let k = n.engine.kindCounters[.joinNotice]; j.received += k.received; j.delivered += k.delivered; j.relayed += k.relayed; j.sent += k.sent; j.droppedSeen += k.droppedSeen; j.overShare += k.overShare; j.droppedStale += k.droppedStale
-                let q = n.engine.kindCounters[.message]; m.overShare += q.overShare; m.droppedStale += q.droppedStale; m.droppedVerificationBudget += q.droppedVerificationBudget; m.shorterPath += q.shorterPath; m.droppedTTL += q.droppedTTL }
-            print("DEBUG links down \(l.linksDown) dep \(l.departures) hto \(l.handshakeTimeouts) seal \(l.sealFailures) sendfail \(l.sendFailures)")
-            print("DEBUG join \(j)")
-            print("DEBUG msg overShare \(m.overShare) stale \(m.droppedStale) vb \(m.droppedVerificationBudget) shorter \(m.shorterPath) ttl \(m.droppedTTL)")
-        }
         return measure(sim: sim, graph: graph, sent: sent, failures: failures, window: window, atStart: atStart, atEnd: atEnd,
                        relayedAtStart: relayedAtStart, wall: clock.now - started)
     }
@@ -157,5 +147,3 @@ func percentile95<T: Comparable>(_ values: [T]) -> T? {
 func seconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
 }
-
-func getenvDebug() -> String? { nil == getenv("MESHSIM_DEBUG") ? nil : "1" }

@@ -64,8 +64,9 @@ struct ManagedFloodingMeshTests {
     }
 
     @Test("On a line and a ring managed flooding loses nothing and sends what plain flooding sends",
-          arguments: [MeshGraph.line(nodes: 12), MeshGraph.ring(nodes: 12)])
-    func sparseMeshLosesNothing(graph: MeshGraph) throws {
+          arguments: ["line", "ring"])
+    func sparseMeshLosesNothing(shape: String) throws {
+        let graph = shape == "line" ? MeshGraph.line(nodes: 12) : MeshGraph.ring(nodes: 12)
         let plain = try flood(graph, scheduler: .plain, broadcasts: 20, seed: 5)
         let managed = try flood(graph, scheduler: .managed(ManagedFloodingParameters()), broadcasts: 20, seed: 5)
         #expect(plain.expected > 0 && plain.ratio == 1)
