@@ -33,9 +33,10 @@ set title "$2"
 set xlabel "nodes (N)"
 set ylabel "$3"
 set logscale x
+set xrange [40:1250]
 set xtics (50, 200, 1000)
 set grid
-set key outside right top
+set key below horizontal
 $5
 plot "$data/dense-plain.tsv" using 1:$4 with linespoints lw 2 pt 7 title "plain, mean degree 10", \
      "$data/dense-managed.tsv" using 1:$4 with linespoints lw 2 pt 5 title "managed, mean degree 10", \
@@ -45,7 +46,7 @@ GNUPLOT
 }
 
 plot docs/plots/mesh-frames-per-delivery.png "Message frames on the air per delivered message" "frames per delivery" 2 "set yrange [0:*]"
-plot docs/plots/mesh-delivery-ratio.png "Delivery within the 3-hop limit" "delivered (%)" 3 "set yrange [90:100.5]"
+plot docs/plots/mesh-delivery-ratio.png "Delivery within the 3-hop limit" "delivered (%)" 3 "set yrange [95:100.5]"
 plot docs/plots/mesh-p95-latency.png "95th-percentile latency (virtual time)" "ms" 4 "set yrange [0:*]"
 plot docs/plots/mesh-heartbeats.png "Heartbeat frames per node per minute" "frames / node / minute" 5 "set yrange [0:*]"
 ls -l docs/plots/mesh-*.png

@@ -31,6 +31,8 @@ struct MeshScaleOptions: Sendable {
     var scheduler = Scheduler.managed
     var topology = Topology.rgg
     var json = false
+    /// Probability that any one frame is lost on any link.
+    var loss = 0.0
     /// Managed flooding's tunables (`--slot-ms`, `--max-window-ms`, `--cancel-after`).
     var managed = ManagedFloodingParameters()
 
@@ -54,7 +56,7 @@ struct MeshScaleOptions: Sendable {
 
     static let usage = """
         usage: meshsim [--json] [--nodes N] [--degree D] [--max-links L] [--messages M] [--direct-share F]
-                       [--spacing-ms MS] [--settle-s S] [--seed S] [--scheduler plain|managed]
+                       [--spacing-ms MS] [--settle-s S] [--seed S] [--loss P] [--scheduler plain|managed]
                        [--topology rgg|line|ring] [--slot-ms MS] [--max-window-ms MS] [--cancel-after K]
         """
 
@@ -80,6 +82,7 @@ struct MeshScaleOptions: Sendable {
             case "--direct-share": directShare = try number(option, 0.0...1.0)
             case "--spacing-ms": spacing = .milliseconds(try number(option, 1...600_000) as Int)
             case "--settle-s": settle = .seconds(try number(option, 1...3600) as Int)
+            case "--loss": loss = try number(option, 0.0...0.5)
             case "--seed": seed = try number(option, 0...UInt64.max)
             case "--slot-ms": managed.slot = .milliseconds(try number(option, 0...10_000) as Int)
             case "--max-window-ms": managed.maxWindow = .milliseconds(try number(option, 0...10_000) as Int)

@@ -10,6 +10,7 @@ struct MeshScaleReport {
         let rows: [(String, String)] = [
             ("topology", "\(r.topology.rawValue), \(r.nodes) nodes, \(r.links) links, mean degree \(fixed(r.meanDegree, 2)), max \(r.maxDegree)"),
             ("scheduler", r.scheduler.rawValue),
+            ("frame loss per link", "\(fixed(r.loss * 100, 1)) %"),
             ("messages", "\(r.broadcasts) broadcasts, \(r.directMessages) direct, \(r.sendFailures) refused"),
             ("delivery within 3 hops", "\(r.deliveries) of \(r.expectedDeliveries) = \(fixed(r.deliveryRatio * 100, 3)) %"),
             ("duplicate deliveries", "\(r.duplicateDeliveries)"),

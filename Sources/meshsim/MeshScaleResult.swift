@@ -14,6 +14,8 @@ struct MeshScaleResult: Codable, Sendable {
     var maxDegree: Int
     /// The seed of graph, identities, origins and relay delays.
     var seed: UInt64
+    /// Probability that a frame was lost on a link.
+    var loss: Double
     /// Broadcasts sent.
     var broadcasts: Int
     /// Direct messages sent (to a node at most 2 hops away, whose keys the origin has learned).

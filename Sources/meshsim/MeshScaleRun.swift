@@ -37,7 +37,7 @@ struct MeshScaleRun {
         let started = clock.now
         let graph = graph()
         let sim = try MeshSimulator(nodeCount: graph.nodeCount, seed: options.seed, configuration: configuration())
-        for edge in graph.edges { sim.connect(edge.a, edge.b) }
+        for edge in graph.edges { sim.connect(edge.a, edge.b, spec: SimLinkSpec(loss: options.loss)) }
         sim.run(for: options.settle)
         let atStart = framesByKind(sim)
         let relayedAtStart = sim.nodes.reduce(UInt64(0)) { $0 + $1.engine.kindCounters[.message].relayed }
@@ -119,7 +119,7 @@ struct MeshScaleRun {
         }
         return MeshScaleResult(
             topology: options.topology, scheduler: options.scheduler, nodes: graph.nodeCount, links: graph.edges.count,
-            meanDegree: graph.meanDegree, maxDegree: graph.maxDegree, seed: options.seed,
+            meanDegree: graph.meanDegree, maxDegree: graph.maxDegree, seed: options.seed, loss: options.loss,
             broadcasts: sent.filter { $0.destination == nil }.count, directMessages: sent.filter { $0.destination != nil }.count,
             sendFailures: failures, expectedDeliveries: expected, deliveries: delivered,
             deliveryRatio: Double(delivered) / Double(max(expected, 1)), duplicateDeliveries: duplicates,
