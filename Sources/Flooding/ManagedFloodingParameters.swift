@@ -8,6 +8,9 @@ public struct ManagedFloodingParameters: Equatable, Sendable {
     /// Cancel a held relay once this many neighbours were heard relaying the same ID with at
     /// most our hops (0: never cancel, only drop targets heard sending it).
     public var cancelAfterCopies: Int
+    /// Skip a target once this many relaying nodes are known linked to it (learned from routes):
+    /// 1 trusts every link to deliver; 2 keeps a second copy for lossy links.
+    public var coverage: Int
     /// Nodes with at most this many neighbours relay at once and never cancel (lines, rings).
     public var sparseNeighbours: Int
     /// The most relays held at once; beyond it relays go out at once (counted as `overflow`).
@@ -16,8 +19,9 @@ public struct ManagedFloodingParameters: Equatable, Sendable {
     /// Creates parameters; the defaults are the ones docs/PERFORMANCE.md measured.
     public init(
         slot: Duration = .milliseconds(2), maxWindow: Duration = .milliseconds(40), cancelAfterCopies: Int = 0,
-        sparseNeighbours: Int = 2, maxPending: Int = 256
+        coverage: Int = 1, sparseNeighbours: Int = 2, maxPending: Int = 256
     ) {
+        self.coverage = max(1, coverage)
         self.slot = slot
         self.maxWindow = maxWindow
         self.cancelAfterCopies = cancelAfterCopies

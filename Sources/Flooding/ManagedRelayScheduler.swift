@@ -20,6 +20,8 @@ public struct ManagedRelayScheduler<Random: RandomNumberGenerator & Sendable>: R
         var dueAt: Duration
         var sequence: UInt64
         var copies: Set<NodeID> = []
+        /// For each target, the nodes seen to have sent it the message (by route and adjacency).
+        var covered: [NodeID: Set<NodeID>] = [:]
     }
 
     /// The tunables in force.
@@ -68,11 +70,17 @@ public struct ManagedRelayScheduler<Random: RandomNumberGenerator & Sendable>: R
             return
         }
         // Everyone on the route before us relayed, with fewer hops than ours, to all its
-        // neighbours that lacked the message: those that are ours too need nothing from us.
+        // neighbours that lacked the message: a target linked to `coverage` of them needs
+        // nothing from us.
         var plan = plan
         let route = plan.envelope.route.dropLast()
+        var covered: [NodeID: Set<NodeID>] = [:]
+        for target in plan.targets {
+            let senders = route.filter { adjacency.linked($0, target, now: now) }
+            if !senders.isEmpty { covered[target] = Set(senders) }
+        }
         let before = plan.targets.count
-        plan.targets.removeAll { target in route.contains { adjacency.linked($0, target, now: now) } }
+        plan.targets.removeAll { (covered[$0]?.count ?? 0) >= parameters.coverage }
         counters.targetsPruned += UInt64(before - plan.targets.count)
         guard !plan.targets.isEmpty else {
             counters.cancelled += 1
@@ -87,7 +95,7 @@ public struct ManagedRelayScheduler<Random: RandomNumberGenerator & Sendable>: R
         let nanoseconds = window.components.seconds * 1_000_000_000 + window.components.attoseconds / 1_000_000_000
         let delay = Duration.nanoseconds(Int64.random(in: 0...nanoseconds, using: &random))
         counters.delayed += 1
-        held[id] = Held(plan: plan, dueAt: now + delay, sequence: nextSequence)
+        held[id] = Held(plan: plan, dueAt: now + delay, sequence: nextSequence, covered: covered)
         nextSequence += 1
     }
 
@@ -105,10 +113,15 @@ public struct ManagedRelayScheduler<Random: RandomNumberGenerator & Sendable>: R
         if copy.hops == 0 || Int(copy.hops) - 1 <= ours { holders.insert(neighbour) }
         // The neighbour sent this copy to all its neighbours that lacked it, at `copy.hops`.
         let reached = Int(copy.hops) <= ours
-        let before = entry.plan.targets.count
-        entry.plan.targets.removeAll { target in
-            holders.contains(target) || (reached && adjacency.linked(neighbour, target, now: now))
+        if reached {
+            for target in entry.plan.targets where adjacency.linked(neighbour, target, now: now) {
+                entry.covered[target, default: []].insert(neighbour)
+            }
         }
+        let covered = entry.covered
+        let coverage = parameters.coverage
+        let before = entry.plan.targets.count
+        entry.plan.targets.removeAll { target in holders.contains(target) || (covered[target]?.count ?? 0) >= coverage }
         counters.targetsPruned += UInt64(before - entry.plan.targets.count)
         if Int(copy.hops) <= ours { entry.copies.insert(neighbour) }
         let enough = parameters.cancelAfterCopies > 0 && entry.copies.count >= parameters.cancelAfterCopies

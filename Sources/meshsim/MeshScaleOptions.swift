@@ -57,7 +57,7 @@ struct MeshScaleOptions: Sendable {
     static let usage = """
         usage: meshsim [--json] [--nodes N] [--degree D] [--max-links L] [--messages M] [--direct-share F]
                        [--spacing-ms MS] [--settle-s S] [--seed S] [--loss P] [--scheduler plain|managed]
-                       [--topology rgg|line|ring] [--slot-ms MS] [--max-window-ms MS] [--cancel-after K]
+                       [--topology rgg|line|ring] [--slot-ms MS] [--max-window-ms MS] [--cancel-after K] [--coverage C]
         """
 
     /// Parses the command line (without the program name).
@@ -86,6 +86,7 @@ struct MeshScaleOptions: Sendable {
             case "--seed": seed = try number(option, 0...UInt64.max)
             case "--slot-ms": managed.slot = .milliseconds(try number(option, 0...10_000) as Int)
             case "--max-window-ms": managed.maxWindow = .milliseconds(try number(option, 0...10_000) as Int)
+            case "--coverage": managed.coverage = try number(option, 1...16)
             case "--cancel-after": managed.cancelAfterCopies = try number(option, 0...64)
             case "--scheduler":
                 let text = try value(option)

@@ -151,3 +151,22 @@ struct ManagedRelaySchedulerTests {
         #expect(due.first?.plan.targets == [t1, t2, t3] && due.first?.plan.envelope.hops == 1)
     }
 }
+
+@Suite("Managed relay scheduler coverage")
+struct ManagedRelayCoverageTests {
+    @Test("With coverage 2 a target is skipped only once two relaying nodes are known linked to it")
+    func coverageTwoKeepsASecondCopy() {
+        var managed = ManagedRelayScheduler(
+            parameters: ManagedFloodingParameters(slot: .milliseconds(10), maxWindow: .milliseconds(100), coverage: 2),
+            random: SplitMix64(seed: 1))
+        managed.heard(Envelope(kind: .message, messageID: messageID(9), origin: sender, route: [sender, t1, t2], timestamp: 0),
+                      from: t2, now: .zero)
+        managed.heard(Envelope(kind: .message, messageID: messageID(8), origin: t3, route: [t3, t1], timestamp: 0),
+                      from: t1, now: .zero)
+        managed.schedule(plan(hops: 1, targets: [t1, t2]), neighbours: 6, now: .seconds(1))
+        #expect(managed.counters.targetsPruned == 0, "only the sender is known linked to t1")
+        managed.heard(copy(from: t3, hops: 1), from: t3, now: .seconds(1))
+        let due = managed.due(now: .seconds(2))
+        #expect(due.map(\.plan.targets) == [[t2]], "t1 is linked to the sender and to t3, who relayed")
+    }
+}

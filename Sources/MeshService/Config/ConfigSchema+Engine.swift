@@ -46,6 +46,8 @@ extension ConfigSchema {
                  .zero...(.seconds(5)), \.relay.managedMaxWindow),
         count("relay", "managed.cancel_after", "managed flooding: cancel a relay after this many neighbours relayed it (0: never)",
               0...64, \.relay.managedCancelAfter),
+        count("relay", "managed.coverage", "managed flooding: skip a neighbour once this many relaying nodes are known linked to it",
+              1...16, \.relay.managedCoverage),
     ]
 
     private static let timerOptions: [ConfigOption] = [

@@ -19,6 +19,8 @@ public struct RelaySettings: Equatable, Sendable {
     public var managedMaxWindow = ManagedFloodingParameters().maxWindow
     /// Managed flooding: cancel a held relay after this many neighbours relayed it (0: never).
     public var managedCancelAfter = ManagedFloodingParameters().cancelAfterCopies
+    /// Managed flooding: skip a target once this many relaying nodes are known linked to it.
+    public var managedCoverage = ManagedFloodingParameters().coverage
 
     /// Creates the defaults.
     public init() {}
@@ -29,7 +31,8 @@ public struct RelaySettings: Equatable, Sendable {
         case .plain: .plain
         case .managed:
             .managed(ManagedFloodingParameters(
-                slot: managedSlot, maxWindow: managedMaxWindow, cancelAfterCopies: managedCancelAfter))
+                slot: managedSlot, maxWindow: managedMaxWindow, cancelAfterCopies: managedCancelAfter,
+                coverage: managedCoverage))
         }
     }
 
