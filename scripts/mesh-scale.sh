@@ -33,3 +33,9 @@ for n in $sizes; do
 done
 run "line-50" --topology line --nodes 50 --seed 1
 run "ring-50" --topology ring --nodes 50 --seed 1
+# Links that lose 5 % of frames (BLE's link layer acknowledges and retransmits, so this is a
+# stress case), and managed flooding keeping a second copy there (coverage 2).
+run "lossy-200" --topology rgg --nodes 200 --degree 10 --max-links 16 --seed 1 --loss 0.05
+echo "== lossy-200 managed, coverage 2" >&2
+"$bin" --json --messages "$messages" --scheduler managed --coverage 2 --topology rgg --nodes 200 --degree 10 \
+  --max-links 16 --seed 1 --loss 0.05 > "$out/mesh-lossy-200-managed-coverage2.json"
