@@ -28,7 +28,7 @@ run() {  # name, then meshsim options
 for n in $sizes; do
   # Dense: mean degree 10, at most 16 links a node.
   run "dense-$n" --topology rgg --nodes "$n" --degree 10 --max-links 16 --seed 1
-  # Sparse: mean degree 4, at most 7 links a node (BlueZ's default connection cap).
+  # Sparse: mean degree 4, at most 7 links a node.
   run "sparse-$n" --topology rgg --nodes "$n" --degree 4 --max-links 7 --seed 1
 done
 run "line-50" --topology line --nodes 50 --seed 1
