@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "meshnoded", targets: ["meshnoded"]),
         .executable(name: "relayctl", targets: ["relayctl"]),
         .executable(name: "meshbench", targets: ["meshbench"]),
+        .executable(name: "meshsim", targets: ["meshsim"]),
         // The decoders Fuzz/ (a separate package, never built by `swift build` here) drives.
         .library(name: "MeshProtocol", targets: ["MeshProtocol"]),
         .library(name: "Fragmenter", targets: ["Fragmenter"]),
@@ -53,6 +54,8 @@ let package = Package(
         .executableTarget(name: "meshnoded", dependencies: ["MeshService"]),
         .executableTarget(name: "relayctl", dependencies: ["ControlProtocol", "MeshProtocol"]),
         .executableTarget(name: "meshbench", dependencies: ["MeshProtocol", "Flooding", "MeshNode", "MeshSim", "MeshCrypto", "Fragmenter"]),
+        // The mesh at scale: N simulated engines, plain or managed flooding (issue 12, docs/PERFORMANCE.md).
+        .executableTarget(name: "meshsim", dependencies: ["MeshProtocol", "Flooding", "MeshNode", "MeshSim"]),
         .executableTarget(name: "gattcheck", dependencies: ["MeshLink", "GATTBridge"]),
         // A hostile but protocol-correct neighbour that floods one node over loopback UDP (issue 11).
         .executableTarget(name: "meshflood", dependencies: ["MeshProtocol", "MeshLink", "MeshCrypto", "Fragmenter", "UDPTransport"]),

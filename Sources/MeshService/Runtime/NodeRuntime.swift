@@ -18,6 +18,8 @@ public final class NodeRuntime: Sendable {
     struct EngineQueueState {
         let engine: MeshEngine
         var tickTimer: DispatchSourceTimer?
+        /// When the one-shot relay wake-up is armed for (NodeRuntime+RelayWakeup.swift).
+        var relayWakeup: Duration?
         var watchers: [UInt64: @Sendable (WatchEvent) -> Void] = [:]
         var nextWatcher: UInt64 = 1
         var state = "starting"
@@ -180,6 +182,7 @@ public final class NodeRuntime: Sendable {
                 report(event)
             }
         }
+        armRelayWakeup()
     }
 
     /// Sends a watch event to every watcher; with none, the event is never built.
