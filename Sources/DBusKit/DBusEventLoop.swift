@@ -1,5 +1,6 @@
 import CDBus
-import Foundation
+import Dispatch
+import Glibc
 import Synchronization
 
 /// The one thread that owns a D-Bus connection.
@@ -60,13 +61,11 @@ public final class DBusEventLoop: Sendable {
 
     /// Starts the thread.
     public func start(name: String) {
-        let thread = Thread { [self] in
+        DetachedThread.start(name: name) { [self] in
             identity.claim()
             run()
             identity.release()
         }
-        thread.name = name
-        thread.start()
     }
 
     /// Asks the thread to finish after its current job; `final` runs on it last.
