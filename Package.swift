@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "Fragmenter", targets: ["Fragmenter"]),
         .library(name: "MeshCrypto", targets: ["MeshCrypto"]),
         .library(name: "ControlProtocol", targets: ["ControlProtocol"]),
+        .library(name: "BoundedJSON", targets: ["BoundedJSON"]),
         .library(name: "DBusKit", targets: ["DBusKit"]),
         .library(name: "MeshService", targets: ["MeshService"]),
     ],

@@ -17,8 +17,12 @@ public enum ControlJSON {
         line(ControlReply<EmptyResult>(id: id, error: ControlErrorBody(code: code, message: message)))
     }
 
-    /// Decodes one line (without its newline): strict JSON, at most 1 MiB and 32 levels deep.
+    /// What a line may be: as long as the longest reply relayctl reads (8 MiB; requests stop at
+    /// 16 KiB before they get here) and 32 levels deep.
+    public static let limits = JSONLimits(maxBytes: 8 << 20, maxDepth: 32)
+
+    /// Decodes one line (without its newline): strict JSON within `limits`.
     public static func decode<Value: Decodable>(_ type: Value.Type, from line: some Collection<UInt8>) throws(JSONError) -> Value {
-        try JSONCodec.decode(type, from: line)
+        try JSONCodec.decode(type, from: line, limits: limits)
     }
 }

@@ -29,8 +29,8 @@ struct JSONCodecTests {
     }
 
     private static let doubles: [Double] = [
-        0, -0.0, 1, -1, 0.1, 0.5, 1e-7, 123456789.125, 1.5e15, 9007199254740992, 1e16, 1e300, 5e-324,
-        12345678901234567, 1767225600.5, 3.000001, -2.5e-8, .greatestFiniteMagnitude, .leastNormalMagnitude,
+        0, -0.0, 1, -1, 0.1, 0.5, 1e-7, 123456789.125, 1.5e15, 9007199254740992, 1e16, 1e300, .leastNonzeroMagnitude,
+        12345678901234568, 1767225600.5, 3.000001, -2.5e-8, .greatestFiniteMagnitude, .leastNormalMagnitude,
     ]
 
     @Test("doubles are written as JSONEncoder writes them", arguments: doubles)

@@ -1,3 +1,4 @@
+import BoundedJSON
 import ControlProtocol
 import Foundation
 import FuzzSupport
@@ -12,18 +13,25 @@ public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePoi
 /// Cuts the input into JSON lines as the control server does and decodes each as a
 /// `ControlRequest` (and as a watch event line, which relayctl reads). A request that decodes must
 /// encode with `ControlJSON.line` to one newline-terminated line that decodes to the same request;
-/// a `to` that parses as a node ID must print back as the same hex digits.
+/// a `to` that parses as a node ID must print back as the same hex digits. BoundedJSON (what
+/// meshnoded decodes with) must accept exactly the requests Foundation's `JSONDecoder` accepts, as
+/// the same values, except lines nested deeper than its 32 levels (docs/CONTROL.md, "Limits").
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = FuzzInput(data, size).bytes
     for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true) {
-        let json = Data(line)
-        _ = try? JSONDecoder().decode(ControlEventLine.self, from: json)
-        guard let request = try? JSONDecoder().decode(ControlRequest.self, from: json) else { continue }
+        _ = try? ControlJSON.decode(ControlEventLine.self, from: line)
+        let bounded = Result { () throws(JSONError) in try ControlJSON.decode(ControlRequest.self, from: line) }
+        let foundation = try? JSONDecoder().decode(ControlRequest.self, from: Data(line))
+        if case .failure(.tooDeep) = bounded {} else {
+            fuzzCheck((try? bounded.get()) == foundation,
+                      "BoundedJSON decoded \(String(describing: try? bounded.get())), JSONDecoder \(String(describing: foundation))")
+        }
+        guard let request = try? bounded.get() else { continue }
         let encoded = ControlJSON.line(request)
         fuzzCheck(encoded.last == UInt8(ascii: "\n") && encoded.dropLast().firstIndex(of: UInt8(ascii: "\n")) == nil,
                   "request did not encode to one line")
-        let again = try? JSONDecoder().decode(ControlRequest.self, from: Data(encoded.dropLast()))
+        let again = try? ControlJSON.decode(ControlRequest.self, from: encoded.dropLast())
         fuzzCheck(again == request, "request \(request) came back as \(String(describing: again))")
         if let to = request.to, let node = NodeID(hex: to) {
             fuzzCheck(node.hex == to.lowercased(), "node ID \(to) prints as \(node.hex)")
