@@ -19,10 +19,14 @@ import sys
 import tempfile
 import time
 
-# The reassembly caps meshnoded runs with (Sources/Fragmenter/FragmenterLimits.swift defaults;
-# [fragments] in systemd/meshnoded.conf.example sets the message size, timeout and transfers).
+# The caps that bound what a fragment flood can make meshnoded hold (the defaults it runs with):
+# reassembly buffers (Sources/Fragmenter/FragmenterLimits.swift; slices plus 16 bytes of
+# bookkeeping per fragment are charged) and frames waiting in the engine's inbox
+# (Sources/MeshService/Runtime/FairInbox.swift), each at most the largest UDP frame.
 MAX_BUFFERED_TOTAL = 4_194_304
 MAX_BUFFERED_PER_LINK = 262_144
+INBOX_FRAMES_TOTAL = 4096
+MAX_FRAME = 510
 
 
 def proc_memory(pid):
@@ -69,10 +73,11 @@ class Mesh:
         self.procs.append(p)
         return p, os.path.join(d, "control.sock")
 
-    def flooder(self, target, port, mode, seconds, seed):
+    def flooder(self, target, port, mode, seconds, seed, quiet):
         log = open(os.path.join(self.work, f"flood-{port}.json"), "w")
         p = subprocess.Popen([self.meshflood, "--target", f"127.0.0.1:{target}", "--port", str(port),
                               "--mode", mode, "--duration", str(seconds), "--seed", str(seed),
+                              "--quiet-before", str(quiet),
                               "--link-timeout", "60", "--json"], stdout=log, stderr=subprocess.DEVNULL)
         self.procs.append(p)
         return p
@@ -141,14 +146,20 @@ def neighbours(mesh, base, count, settle):
             "center_before_leaves": before, "proc": mem, "stats_memory": stats["memory"] if stats else None}
 
 
-def flood(mesh, base, count, seconds, mode):
+def flood(mesh, base, count, seconds, mode, quiet):
+    """`count` meshflood neighbours link (in batches of 10, as the unkeyed-link budget wants),
+    idle `quiet` seconds, then all flood for `seconds`; RSS is sampled before and every 0.5 s."""
     center, sock = mesh.node("center", base)
     time.sleep(1)
-    flooders = [mesh.flooder(base, base + 1 + i, mode, seconds, i + 1) for i in range(count)]
-    linked = mesh.wait_neighbours(sock, count, 120)
+    flooders = []
+    for i in range(count):
+        flooders.append(mesh.flooder(base, base + 1 + i, mode, seconds, i + 1, quiet))
+        if i % 10 == 9:
+            time.sleep(1)
+    linked = mesh.wait_neighbours(sock, count, 60)
     before = proc_memory(center.pid)
     samples, buffered_peak, start = [], 0, time.time()
-    while any(f.poll() is None for f in flooders) and time.time() - start < seconds + 60:
+    while any(f.poll() is None for f in flooders) and time.time() - start < quiet + seconds + 60:
         mem = proc_memory(center.pid)
         stats = mesh.ctl(sock, "stats")
         buffered = stats["counters"]["engine"].get("buffered_fragment_bytes", 0) if stats else 0
@@ -172,7 +183,10 @@ def flood(mesh, base, count, seconds, mode):
             "buffered_fragment_bytes_peak": buffered_peak,
             "caps": {"max_buffered_bytes_total": MAX_BUFFERED_TOTAL,
                      "max_buffered_bytes_per_link": MAX_BUFFERED_PER_LINK,
-                     "binding_cap": min(MAX_BUFFERED_TOTAL, MAX_BUFFERED_PER_LINK * count)},
+                     "reassembly_cap": min(MAX_BUFFERED_TOTAL, MAX_BUFFERED_PER_LINK * count),
+                     "inbox_frames_total": INBOX_FRAMES_TOTAL, "max_frame_bytes": MAX_FRAME,
+                     "inbox_cap": INBOX_FRAMES_TOTAL * MAX_FRAME,
+                     "total": min(MAX_BUFFERED_TOTAL, MAX_BUFFERED_PER_LINK * count) + INBOX_FRAMES_TOTAL * MAX_FRAME},
             "fragments_counters": stats["counters"].get("fragments") if stats else None,
             "samples": samples}
 
@@ -186,6 +200,7 @@ def main():
     ap.add_argument("--flooders", type=int, default=50)
     ap.add_argument("--flood-seconds", type=float, default=20)
     ap.add_argument("--settle", type=float, default=5)
+    ap.add_argument("--quiet", type=float, default=12, help="seconds flooders idle after linking")
     a = ap.parse_args()
     work = tempfile.mkdtemp(prefix="footprint.")
     base = 20000 + random.randrange(20000)
@@ -203,11 +218,12 @@ def main():
         m = result["neighbours"]["proc"]
         print(f"{result['neighbours']['neighbours_linked']} neighbours: RSS {mib(m['VmRSS']):.2f} MiB "
               f"(anon {mib(m['RssAnon']):.2f}, file {mib(m['RssFile']):.2f}), peak {mib(m['VmHWM']):.2f} MiB")
-        result["flood"] = flood(mesh, base + 300, a.flooders, a.flood_seconds, "partial")
+        result["flood"] = flood(mesh, base + 300, a.flooders, a.flood_seconds, "partial", a.quiet)
         f = result["flood"]
         print(f"fragment flood from {f['linked']} links ({f['frames_sent']} frames): RSS {mib(f['before']['VmRSS']):.2f} -> "
               f"peak {mib(f['peak_rss']):.2f} MiB (growth {mib(f['rss_growth']):.2f} MiB); buffered fragments peak "
-              f"{mib(f['buffered_fragment_bytes_peak']):.2f} MiB; cap {mib(f['caps']['binding_cap']):.2f} MiB")
+              f"{mib(f['buffered_fragment_bytes_peak']):.2f} MiB; caps {mib(f['caps']['total']):.2f} MiB "
+              f"(reassembly {mib(f['caps']['reassembly_cap']):.2f} + inbox {mib(f['caps']['inbox_cap']):.2f})")
     finally:
         mesh.stop()
     if a.out:
