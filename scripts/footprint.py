@@ -45,6 +45,19 @@ def proc_memory(pid):
     return out
 
 
+def rss_by_mapping(pid):
+    """Resident bytes per mapped file ([anon], [heap], [stack] for the rest), largest first."""
+    out, name = {}, None
+    with open(f"/proc/{pid}/smaps") as f:
+        for line in f:
+            fields = line.split()
+            if "-" in fields[0] and len(fields) >= 5 and ":" in fields[3]:
+                name = os.path.basename(fields[5]) if len(fields) > 5 else "[anon]"
+            elif fields[0] == "Rss:":
+                out[name] = out.get(name, 0) + int(fields[1]) * 1024
+    return dict(sorted(((k, v) for k, v in out.items() if v), key=lambda kv: -kv[1]))
+
+
 def mib(n):
     return n / 1_048_576
 
@@ -119,14 +132,46 @@ def sizes(stage_bin):
     return out
 
 
+HELLO = {
+    "none": 'print("hello, world")\n',
+    "foundation_essentials": 'import FoundationEssentials\nstruct P: Codable { var a: Int }\n'
+                             'print(String(decoding: try! JSONEncoder().encode(P(a: 1)), as: UTF8.self), Date())\n',
+    "foundation_string_format": 'import Foundation\nprint(String(format: "%.2f", 3.14159), Date())\n',
+}
+
+
+def hello(work):
+    """Stripped static hello worlds built like meshnoded: the floor under our code."""
+    pkg = os.path.join(work, "hello")
+    targets = ", ".join(f'.executableTarget(name: "{name}")' for name in HELLO)
+    os.makedirs(pkg)
+    with open(os.path.join(pkg, "Package.swift"), "w") as f:
+        f.write(f'// swift-tools-version:6.0\nimport PackageDescription\n'
+                f'let package = Package(name: "hello", targets: [{targets}])\n')
+    for name, source in HELLO.items():
+        os.makedirs(os.path.join(pkg, "Sources", name))
+        with open(os.path.join(pkg, "Sources", name, "main.swift"), "w") as f:
+            f.write(source)
+    out = {}
+    for name in HELLO:
+        subprocess.run(["swift", "build", "-c", "release", "--static-swift-stdlib", "--product", name],
+                       cwd=pkg, check=True, capture_output=True)
+        binary = os.path.join(pkg, ".build", "release", name)
+        subprocess.run(["strip", "-s", binary], check=True)
+        data = open(binary, "rb").read()
+        out[name] = {"bytes": len(data), "mib": round(mib(len(data)), 2), "contains_icudt": b"icudt" in data}
+    return out
+
+
 def idle(mesh, base, settle):
     p, sock = mesh.node("idle", base)
     mesh.wait_neighbours(sock, 0, 10)
     time.sleep(settle)
     mem = proc_memory(p.pid)
+    mappings = rss_by_mapping(p.pid)
     stats = mesh.ctl(sock, "stats")
     mesh.stop()
-    return {"settle_s": settle, "proc": mem, "stats_memory": stats["memory"] if stats else None}
+    return {"settle_s": settle, "proc": mem, "rss_by_mapping": mappings, "stats_memory": stats["memory"] if stats else None}
 
 
 def neighbours(mesh, base, count, settle):
@@ -200,6 +245,7 @@ def main():
     ap.add_argument("--flooders", type=int, default=50)
     ap.add_argument("--flood-seconds", type=float, default=20)
     ap.add_argument("--settle", type=float, default=5)
+    ap.add_argument("--no-hello", action="store_true", help="skip the hello-world builds")
     ap.add_argument("--quiet", type=float, default=12, help="seconds flooders idle after linking")
     a = ap.parse_args()
     work = tempfile.mkdtemp(prefix="footprint.")
@@ -210,10 +256,15 @@ def main():
         result["sizes"] = sizes(a.stage_bin)
         for name, s in result["sizes"].items():
             print(f"{name:10} {s['bytes']:>10} bytes  {s['mib']:6.2f} MiB  icudt: {s['contains_icudt']}")
+        if not a.no_hello:
+            result["hello_world"] = hello(work)
+            for name, h in result["hello_world"].items():
+                print(f"hello world, {name:25} {h['bytes']:>10} bytes  {h['mib']:6.2f} MiB  icudt: {h['contains_icudt']}")
         result["idle"] = idle(mesh, base, a.settle)
         m = result["idle"]["proc"]
         print(f"idle RSS {mib(m['VmRSS']):.2f} MiB (anon {mib(m['RssAnon']):.2f}, file {mib(m['RssFile']):.2f}), "
               f"peak {mib(m['VmHWM']):.2f} MiB")
+        print("  " + ", ".join(f"{k} {mib(v):.2f}" for k, v in list(result["idle"]["rss_by_mapping"].items())[:8]))
         result["neighbours"] = neighbours(mesh, base + 100, a.neighbours, a.settle)
         m = result["neighbours"]["proc"]
         print(f"{result['neighbours']['neighbours_linked']} neighbours: RSS {mib(m['VmRSS']):.2f} MiB "
