@@ -61,6 +61,7 @@ struct JSONKeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
     private func child(named name: String) -> JSONNode {
         let child = JSONNode()
         if case .object(var members) = node.content {
+            node.content = .empty  // the only reference left: the insert does not copy
             members[name] = child
             node.content = .object(members)
         }
@@ -106,6 +107,7 @@ struct JSONUnkeyedEncoder: UnkeyedEncodingContainer {
         let child = JSONNode()
         let path = codingPath + [JSONIndexKey(intValue: count)]
         if case .array(var elements) = node.content {
+            node.content = .empty  // the only reference left: the append does not copy
             elements.append(child)
             node.content = .array(elements)
         }

@@ -71,6 +71,15 @@ struct JSONCodecTests {
         #expect(try JSONCodec.decode(Sample.self, from: foundation) == Self.sample)
     }
 
+    @Test("large arrays and objects encode and decode whole")
+    func largeContainers() throws {
+        let numbers = Array(0..<100_000)
+        let table = Dictionary(uniqueKeysWithValues: (0..<10_000).map { ("k\($0)", UInt64($0)) })
+        #expect(try JSONCodec.decode([Int].self, from: JSONCodec.encode(numbers)) == numbers)
+        #expect(try JSONCodec.decode([String: UInt64].self, from: JSONCodec.encode(table)) == table)
+        #expect(try JSONCodec.encode(table) == foundationLine(table))
+    }
+
     @Test("non-finite numbers are not encodable", arguments: [Double.nan, .infinity, -.infinity])
     func nonFiniteFails(value: Double) {
         #expect(throws: JSONError.notEncodable(path: "$[0]", reason: "\(value) is not a JSON number")) {
