@@ -61,11 +61,12 @@ public final class DBusEventLoop: Sendable {
 
     /// Starts the thread.
     public func start(name: String) {
-        DetachedThread.start(name: name) { [self] in
+        let started = DetachedThread.start(name: name) { [self] in
             identity.claim()
             run()
             identity.release()
         }
+        precondition(started, "cannot start the D-Bus thread \(name)")  // as Foundation's Thread would stop
     }
 
     /// Asks the thread to finish after its current job; `final` runs on it last.

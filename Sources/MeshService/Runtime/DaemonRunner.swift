@@ -92,9 +92,6 @@ public enum DaemonRunner {
         dispatchMain()
     }
 
-    /// Fills the new engine's seen cache from what the last clean stop kept, so a copy of a
-    /// message this node saw before the restart is still dropped as seen. A damaged file is
-    /// logged and ignored: the node starts with an empty cache.
     /// Milliseconds since the Unix epoch (CLOCK_REALTIME).
     static func wallClockMilliseconds() -> UInt64 {
         var time = timespec()
@@ -102,6 +99,9 @@ public enum DaemonRunner {
         return UInt64(time.tv_sec) * 1000 + UInt64(time.tv_nsec) / 1_000_000
     }
 
+    /// Fills the new engine's seen cache from what the last clean stop kept, so a copy of a
+    /// message this node saw before the restart is still dropped as seen. A damaged file is
+    /// logged and ignored: the node starts with an empty cache.
     static func restoreSeenCache(from store: SeenCacheStore, into engine: MeshEngine, logger: DaemonLogger) {
         do throws(SeenCacheStoreError) {
             guard let snapshot = try store.take() else { return }
