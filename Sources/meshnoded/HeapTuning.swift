@@ -20,19 +20,27 @@ enum HeapTuning {
     private typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
     private typealias MallocTrim = @convention(c) (Int) -> Int32
 
-    /// Applies the arena cap and starts the trim timer; nil without glibc's functions. Keep the
-    /// returned timer alive.
-    static func start() -> (any DispatchSourceTimer)? {
+    /// Applies the arena cap now and starts the trim timer on the main queue once
+    /// `dispatchMain()` runs it, after the daemon's signal sources exist: a dispatch source
+    /// registered before them made SIGTERM get lost now and then (SystemdNotifyTests), because
+    /// a thread libdispatch started for it did not have the signals blocked. Without glibc's
+    /// functions nothing changes.
+    static func start() {
         guard let malloptSymbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt"),
               let trimSymbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim")
-        else { return nil }
+        else { return }
         let mallopt = unsafeBitCast(malloptSymbol, to: Mallopt.self)
         let trim = unsafeBitCast(trimSymbol, to: MallocTrim.self)
         _ = mallopt(mArenaMax, arenas)
-        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "meshnoded.heap", qos: .utility))
-        timer.schedule(deadline: .now() + trimInterval, repeating: trimInterval)
-        timer.setEventHandler { _ = trim(0) }
-        timer.resume()
-        return timer
+        DispatchQueue.main.async {
+            let timer = DispatchSource.makeTimerSource(queue: .main)
+            timer.schedule(deadline: .now() + trimInterval, repeating: trimInterval)
+            timer.setEventHandler { _ = trim(0) }
+            timer.resume()
+            trimTimer = timer
+        }
     }
+
+    /// The running trim timer, kept alive here; only on the main queue.
+    @MainActor private static var trimTimer: (any DispatchSourceTimer)?
 }

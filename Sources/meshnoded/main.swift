@@ -22,6 +22,6 @@ case .exit(let code, let output, let error):
     emit(error, to: STDERR_FILENO)
     exit(code)
 case .run(let config, let invocation):
-    let heapTrim = HeapTuning.start()
-    withExtendedLifetime(heapTrim) { DaemonRunner.run(config: config, invocation: invocation) }
+    HeapTuning.start()
+    DaemonRunner.run(config: config, invocation: invocation)
 }
