@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "Fragmenter", targets: ["Fragmenter"]),
         .library(name: "MeshCrypto", targets: ["MeshCrypto"]),
         .library(name: "ControlProtocol", targets: ["ControlProtocol"]),
+        .library(name: "BoundedJSON", targets: ["BoundedJSON"]),
         .library(name: "DBusKit", targets: ["DBusKit"]),
         .library(name: "MeshService", targets: ["MeshService"]),
     ],
@@ -43,8 +44,11 @@ let package = Package(
         .target(name: "GATTBridge", dependencies: ["DBusKit", "MeshLink"]),
         // Loopback UDP links for tests and local meshes (docs/OPERATIONS.md, "UDP link protocol").
         .target(name: "UDPTransport", dependencies: ["MeshProtocol", "MeshLink"]),
+        // Codable JSON without Foundation (bounded parser, JSONEncoder's output form): keeps ICU and
+        // FoundationEssentials out of meshnoded and relayctl (docs/PERFORMANCE.md, "Footprint").
+        .target(name: "BoundedJSON"),
         // The control socket's requests, replies, reports and events: all relayctl needs.
-        .target(name: "ControlProtocol", dependencies: ["MeshProtocol"]),
+        .target(name: "ControlProtocol", dependencies: ["MeshProtocol", "BoundedJSON"]),
         .target(name: "MeshService", dependencies: [
             "MeshProtocol", "MeshLink", "Fragmenter", "MeshCrypto", "Flooding", "MeshNode", "GATTBridge", "UDPTransport",
             "ControlProtocol", "CSystemd",
@@ -67,6 +71,7 @@ let package = Package(
 
         // Tests.
         .testTarget(name: "MeshProtocolTests", dependencies: ["MeshProtocol"]),
+        .testTarget(name: "BoundedJSONTests", dependencies: ["BoundedJSON"]),
         .testTarget(name: "FragmenterTests", dependencies: ["MeshProtocol", "Fragmenter"]),
         .testTarget(name: "MeshCryptoTests", dependencies: ["MeshProtocol", "MeshCrypto"]),
         .testTarget(name: "FloodingTests", dependencies: ["MeshProtocol", "Flooding"]),

@@ -1,5 +1,5 @@
 import ControlProtocol
-import Foundation
+import Glibc
 import MeshNode
 import MeshProtocol
 

@@ -1,6 +1,6 @@
 import ControlProtocol
 import Dispatch
-import Foundation
+import Glibc
 import MeshCrypto
 import MeshLink
 import MeshNode
