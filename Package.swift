@@ -52,7 +52,11 @@ let package = Package(
         // Executables.
         .executableTarget(name: "meshnoded", dependencies: ["MeshService"]),
         .executableTarget(name: "relayctl", dependencies: ["ControlProtocol", "MeshProtocol"]),
-        .executableTarget(name: "meshbench", dependencies: ["MeshProtocol", "Flooding", "MeshNode", "MeshSim", "MeshCrypto", "Fragmenter"]),
+        .executableTarget(name: "meshbench", dependencies: [
+            "MeshProtocol", "MeshLink", "Flooding", "MeshNode", "MeshSim", "MeshCrypto", "Fragmenter", "CAllocationCounter",
+        ]),
+        // Counts the process's heap allocations by interposing malloc and friends (meshbench only).
+        .target(name: "CAllocationCounter"),
         .executableTarget(name: "gattcheck", dependencies: ["MeshLink", "GATTBridge"]),
         // A hostile but protocol-correct neighbour that floods one node over loopback UDP (issue 11).
         .executableTarget(name: "meshflood", dependencies: ["MeshProtocol", "MeshLink", "MeshCrypto", "Fragmenter", "UDPTransport"]),

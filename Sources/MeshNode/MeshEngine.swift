@@ -36,6 +36,8 @@ public final class MeshEngine {
     let wallClockAtZero: UInt64
     var pacing: AnnouncementPacing
     var actions: [EngineAction] = []
+    /// Set only through the `@_spi(Benchmark)` seam (BenchmarkSeam.swift); nil in production.
+    var benchmarkOriginKeys: BenchmarkOriginKeys?
 
     /// Creates an engine.
     /// - Parameters:

