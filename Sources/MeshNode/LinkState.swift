@@ -56,4 +56,35 @@ struct LinkState {
 
     /// The neighbour on the link, once keyed.
     var neighbour: NodeID? { keyed?.neighbour }
+
+    /// Runs `body` on the keyed link in place, keeping the stage; nil (and `body` not run)
+    /// before keys. Unlike `keyed`'s get and set, the session is not copied: its replay window
+    /// is mutated where it lives (the hot path of every frame sent and received).
+    mutating func withKeyed<Result, Failure: Error>(
+        _ body: (inout KeyedLink) throws(Failure) -> Result
+    ) throws(Failure) -> Result? {
+        switch stage {
+        case .keying:
+            return nil
+        case .awaitingProfile(var keyed):
+            stage = .keying
+            defer { stage = .awaitingProfile(keyed) }
+            return try body(&keyed)
+        case .ready(var keyed):
+            stage = .keying
+            defer { stage = .ready(keyed) }
+            return try body(&keyed)
+        }
+    }
+
+    /// Remembers a send for `window`, keeping at most `limit` (oldest dropped first).
+    mutating func noteRecentSend(_ envelope: Envelope, now: Duration, window: Duration, limit: Int) {
+        // Sends are appended in time order, so the expired ones are a prefix; a clock that went
+        // back (never, in the engine) would leave some for the count limit to push out.
+        var expired = 0
+        while expired < recentSends.count, now - recentSends[expired].sentAt >= window { expired += 1 }
+        if expired > 0 { recentSends.removeFirst(expired) }
+        if recentSends.count >= limit { recentSends.removeFirst() }
+        recentSends.append((envelope, now))
+    }
 }

@@ -61,7 +61,7 @@ extension MeshEngine {
     }
 
     func frameReceived(_ frame: [UInt8], on link: LinkID, now: Duration) {
-        guard links[link] != nil else {
+        guard links.index(forKey: link) != nil else {
             linkCounters.unknownLinkFrames += 1
             return
         }
@@ -143,7 +143,7 @@ extension MeshEngine {
     }
 
     private func receiveSealed(_ packet: [UInt8], kind: MessageKind, on link: LinkID, now: Duration) {
-        guard var state = links[link], var keyed = state.keyed else {
+        guard let neighbour = links[link]?.neighbour else {
             linkCounters.unkeyedFrames += 1
             emit(.dropped(nil, kind: kind, cause: .unkeyed, link: link))
             // The neighbour has keys and we do not: our half of the exchange was lost.
@@ -153,16 +153,16 @@ extension MeshEngine {
         }
         let opened: (messageID: MessageID, plaintext: [UInt8])
         do {
-            opened = try keyed.session.open(kind: kind, packet: packet)
+            // In place: a copy of the session would copy its replay window on every packet.
+            guard let result = try links[link]?.withKeyed({ (keyed) throws(CryptoError) in
+                try keyed.session.open(kind: kind, packet: packet)
+            }) ?? nil else { return }
+            opened = result
         } catch {
             if case .replay = error { linkCounters.replays += 1 } else { linkCounters.sealFailures += 1 }
-            state.keyed = keyed
-            links[link] = state
             emit(.dropped(nil, kind: kind, cause: .linkSeal("\(error)"), link: link))
             return
         }
-        state.keyed = keyed
-        links[link] = state
         let envelope: Envelope
         do {
             envelope = try Envelope(decoding: opened.plaintext)
@@ -175,7 +175,7 @@ extension MeshEngine {
             return
         }
         kindCounters[kind].received += 1
-        neighbourTable.heard(keyed.neighbour, now: now)
+        neighbourTable.heard(neighbour, now: now)
         receiveEnvelope(envelope, on: link, now: now)
     }
 }

@@ -110,25 +110,26 @@ extension MeshEngine {
         let window = configuration.hold.resendWindow
         let limit = configuration.hold.messagesPerNeighbour
         guard window > .zero, limit > 0 else { return }
-        links[link]?.recentSends.removeAll { now - $0.sentAt >= window }
-        if let count = links[link]?.recentSends.count, count >= limit { links[link]?.recentSends.removeFirst() }
-        links[link]?.recentSends.append((envelope, now))
+        links[link]?.noteRecentSend(envelope, now: now, window: window, limit: limit)
     }
 
     /// Seals an envelope with a link's key and sends its frames.
     @discardableResult
     func sendSealed(_ envelope: Envelope, on link: LinkID, now: Duration) -> Bool {
-        guard var state = links[link], var keyed = state.keyed else { return false }
-        let packet: [UInt8]
+        // In place: copying the link state out and back would copy its session and sender.
+        let sealed: (packet: [UInt8], messagesSent: UInt64)?
         do {
-            packet = try keyed.session.seal(kind: envelope.kind, messageID: envelope.messageID, plaintext: envelope.encoded())
+            sealed = try links[link]?.withKeyed { (keyed) throws(CryptoError) in
+                let packet = try keyed.session.seal(kind: envelope.kind, messageID: envelope.messageID, plaintext: envelope.encoded())
+                return (packet, keyed.session.messagesSent)
+            } ?? nil
         } catch {
             linkCounters.sealFailures += 1
             return false
         }
-        let rekey = state.handshake.needsRekey(messagesSent: keyed.session.messagesSent, now: now)
-        state.keyed = keyed
-        links[link] = state
+        guard let (packet, messagesSent) = sealed,
+            let rekey = links[link]?.handshake.needsRekey(messagesSent: messagesSent, now: now)
+        else { return false }
         let sent = sendFrames(of: packet, kind: envelope.kind, on: link, now: now)
         if rekey {
             linkCounters.rekeys += 1
@@ -140,16 +141,16 @@ extension MeshEngine {
     /// Splits a message for the link's current MTU and queues its frames.
     @discardableResult
     func sendFrames(of message: [UInt8], kind: MessageKind, on link: LinkID, now: Duration) -> Bool {
-        guard var state = links[link] else { return false }
+        guard let mtu = links[link]?.info.mtu else { return false }
         let split: SplitMessage
         do {
-            split = try state.sender.split(message, kind: kind.rawValue, mtu: state.info.mtu, now: now)
+            // In place: a copy of the sender would copy its held transfer IDs on every split.
+            guard let made = try links[link]?.sender.split(message, kind: kind.rawValue, mtu: mtu, now: now) else { return false }
+            split = made
         } catch {
             linkCounters.splitFailures += 1
-            links[link] = state
             return false
         }
-        links[link] = state
         for frame in split.frames { actions.append(.send(frame, on: link)) }
         return true
     }

@@ -30,6 +30,11 @@ struct Options {
     var quick = false
     /// The `-seconds` given to `openssl speed` for each algorithm.
     var opensslSeconds = 3
+    /// Only these sections (all when empty): fragmenter, seen, crypto, relay, simulator.
+    var only: Set<String> = []
+
+    /// True when `section` is to run.
+    func runs(_ section: String) -> Bool { only.isEmpty || only.contains(section) }
 
     init(arguments: [String]) throws {
         var rest = arguments.dropFirst()
@@ -42,6 +47,9 @@ struct Options {
                     throw UsageError.badValue("--openssl-seconds takes 1...60")
                 }
                 opensslSeconds = value
+            case "--only":
+                guard let value = rest.popFirst() else { throw UsageError.badValue("--only takes a section name") }
+                only.insert(value)
             case "--help", "-h": throw UsageError.help
             default: throw UsageError.badValue("unknown argument \(argument)")
             }
@@ -49,10 +57,12 @@ struct Options {
     }
 
     static let usage = """
-        usage: meshbench [--json] [--quick] [--openssl-seconds N]
+        usage: meshbench [--json] [--quick] [--openssl-seconds N] [--only SECTION]...
           --json               print one JSON document on stdout (the table goes to stderr)
           --quick              fewer iterations: a smoke run
           --openssl-seconds N  seconds per algorithm for `openssl speed` (default 3)
+          --only SECTION       run only fragmenter, seen, crypto, relay or simulator (for profiling;
+                               --json then reports only what ran)
         """
 }
 

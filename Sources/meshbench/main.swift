@@ -13,20 +13,22 @@ struct BenchReport: Codable {
     var host: String
     var cores: Int
     var allocationCounter: String
-    var fragmenter: FragmenterReport
-    var seenCache: SeenCacheReport
-    var crypto: CryptoReport
-    var relayPath: RelayReport
-    var simulator: SimulatorReport
+    var fragmenter: FragmenterReport?
+    var seenCache: SeenCacheReport?
+    var crypto: CryptoReport?
+    var relayPath: RelayReport?
+    var simulator: SimulatorReport?
 }
 
 let options: Options
 do {
     options = try Options(arguments: CommandLine.arguments)
-} catch {
-    if case UsageError.badValue(let problem) = error { FileHandle.standardError.write(Data("meshbench: \(problem)\n".utf8)) }
+} catch UsageError.help {
     print(Options.usage)
-    exit(error is UsageError && "\(error)" == "help" ? 0 : 64)
+    exit(0)
+} catch UsageError.badValue(let problem) {
+    FileHandle.standardError.write(Data("meshbench: \(problem)\n\(Options.usage)\n".utf8))
+    exit(64)
 }
 let output = Output(toStandardError: options.json)
 let scale = options.quick ? 10 : 1
@@ -35,11 +37,12 @@ guard meshbench_allocation_counter_active() == 1 || { _ = malloc(1); return mesh
     exit(70)
 }
 do {
-    let fragmenter = FragmenterBench.run(output, scale: scale)
-    let seenCache = SeenCacheBench.run(output, scale: scale)
-    let crypto = try CryptoBench.run(output, scale: scale, opensslSeconds: options.quick ? 1 : options.opensslSeconds)
-    let relayPath = try RelayBench.run(output, scale: scale)
-    let simulator = try SimulatorBench.run(output, scale: scale)
+    let fragmenter = options.runs("fragmenter") ? FragmenterBench.run(output, scale: scale) : nil
+    let seenCache = options.runs("seen") ? SeenCacheBench.run(output, scale: scale) : nil
+    let crypto = options.runs("crypto")
+        ? try CryptoBench.run(output, scale: scale, opensslSeconds: options.quick ? 1 : options.opensslSeconds) : nil
+    let relayPath = options.runs("relay") ? try RelayBench.run(output, scale: scale) : nil
+    let simulator = options.runs("simulator") ? try SimulatorBench.run(output, scale: scale) : nil
     let report = BenchReport(
         date: ISO8601DateFormatter().string(from: Date()), host: ProcessInfo.processInfo.hostName,
         cores: ProcessInfo.processInfo.activeProcessorCount,
