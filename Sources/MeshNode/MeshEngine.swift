@@ -36,8 +36,9 @@ public final class MeshEngine {
     let wallClockAtZero: UInt64
     var pacing: AnnouncementPacing
     var actions: [EngineAction] = []
-    /// Set only through the `@_spi(Benchmark)` seam (BenchmarkSeam.swift); nil in production.
-    var benchmarkOriginKeys: BenchmarkOriginKeys?
+    var originKeys = OriginKeyCache()
+    /// Set only through the `@_spi(Benchmark)` seam (BenchmarkSeam.swift); false in production.
+    var skipsSignatureChecksForBenchmark = false
 
     /// Creates an engine.
     /// - Parameters:
