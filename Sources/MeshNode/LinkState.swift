@@ -77,6 +77,21 @@ struct LinkState {
         }
     }
 
+    /// Seals `envelope` with the link keys, in place; nil before keys. `rekey` is true when the
+    /// keys have now carried enough (`LinkHandshake.needsRekey`).
+    mutating func seal(_ envelope: Envelope, now: Duration) throws(CryptoError) -> (packet: [UInt8], rekey: Bool)? {
+        guard let (packet, messagesSent) = try withKeyed({ (keyed) throws(CryptoError) in
+            (try keyed.session.seal(kind: envelope.kind, messageID: envelope.messageID, plaintext: envelope.encoded()),
+             keyed.session.messagesSent)
+        }) else { return nil }
+        return (packet, handshake.needsRekey(messagesSent: messagesSent, now: now))
+    }
+
+    /// Splits `message` at the link's MTU with its frame sender, in place.
+    mutating func split(_ message: [UInt8], kind: MessageKind, now: Duration) throws(SplitError) -> SplitMessage {
+        try sender.split(message, kind: kind.rawValue, mtu: info.mtu, now: now)
+    }
+
     /// Remembers a send for `window`, keeping at most `limit` (oldest dropped first).
     mutating func noteRecentSend(_ envelope: Envelope, now: Duration, window: Duration, limit: Int) {
         // Sends are appended in time order, so the expired ones are a prefix; a clock that went

@@ -143,24 +143,23 @@ extension MeshEngine {
     }
 
     private func receiveSealed(_ packet: [UInt8], kind: MessageKind, on link: LinkID, now: Duration) {
-        guard let neighbour = links[link]?.neighbour else {
+        let result: (opened: (messageID: MessageID, plaintext: [UInt8]), neighbour: NodeID)?
+        do {
+            // In place: a copy of the link state would copy its replay window on every packet.
+            result = try links[link]?.withKeyed({ (keyed) throws(CryptoError) in
+                (try keyed.session.open(kind: kind, packet: packet), keyed.neighbour)
+            }) ?? nil
+        } catch {
+            if case .replay = error { linkCounters.replays += 1 } else { linkCounters.sealFailures += 1 }
+            emit(.dropped(nil, kind: kind, cause: .linkSeal("\(error)"), link: link))
+            return
+        }
+        guard let (opened, neighbour) = result else {
             linkCounters.unkeyedFrames += 1
             emit(.dropped(nil, kind: kind, cause: .unkeyed, link: link))
             // The neighbour has keys and we do not: our half of the exchange was lost.
             // Open a new one (the handshake's guard interval rate-limits this).
             startKeyExchange(on: link, now: now)
-            return
-        }
-        let opened: (messageID: MessageID, plaintext: [UInt8])
-        do {
-            // In place: a copy of the session would copy its replay window on every packet.
-            guard let result = try links[link]?.withKeyed({ (keyed) throws(CryptoError) in
-                try keyed.session.open(kind: kind, packet: packet)
-            }) ?? nil else { return }
-            opened = result
-        } catch {
-            if case .replay = error { linkCounters.replays += 1 } else { linkCounters.sealFailures += 1 }
-            emit(.dropped(nil, kind: kind, cause: .linkSeal("\(error)"), link: link))
             return
         }
         let envelope: Envelope
@@ -176,6 +175,6 @@ extension MeshEngine {
         }
         kindCounters[kind].received += 1
         neighbourTable.heard(neighbour, now: now)
-        receiveEnvelope(envelope, on: link, now: now)
+        receiveEnvelope(envelope, from: neighbour, on: link, now: now)
     }
 }

@@ -4,14 +4,13 @@ import MeshLink
 import MeshProtocol
 
 extension MeshEngine {
-    /// Handles an envelope that came out of a link seal on `link`.
-    func receiveEnvelope(_ envelope: Envelope, on link: LinkID, now: Duration) {
-        guard let state = links[link], let sender = state.neighbour else { return }
+    /// Handles an envelope that came out of a link seal on `link`, keyed with `sender`.
+    func receiveEnvelope(_ envelope: Envelope, from sender: NodeID, on link: LinkID, now: Duration) {
         switch envelope.kind {
         case .profile:
             receiveProfile(envelope, from: sender, on: link, now: now)
         case .heartbeat:
-            guard state.phase == .ready, envelope.hops == 0, envelope.origin == sender else {
+            guard links[link]?.phase == .ready, envelope.hops == 0, envelope.origin == sender else {
                 drop(envelope, cause: .foreignHeartbeat, on: link, counter: \.droppedUnverifiable)
                 return
             }

@@ -116,20 +116,16 @@ extension MeshEngine {
     /// Seals an envelope with a link's key and sends its frames.
     @discardableResult
     func sendSealed(_ envelope: Envelope, on link: LinkID, now: Duration) -> Bool {
-        // In place: copying the link state out and back would copy its session and sender.
-        let sealed: (packet: [UInt8], messagesSent: UInt64)?
+        // In place: copying the link state out (Dictionary's getter) and back retains each of
+        // its references, and mutating the copy copied its replay window and held transfer IDs.
+        let sealed: (packet: [UInt8], rekey: Bool)?
         do {
-            sealed = try links[link]?.withKeyed { (keyed) throws(CryptoError) in
-                let packet = try keyed.session.seal(kind: envelope.kind, messageID: envelope.messageID, plaintext: envelope.encoded())
-                return (packet, keyed.session.messagesSent)
-            } ?? nil
+            sealed = try links[link]?.seal(envelope, now: now) ?? nil
         } catch {
             linkCounters.sealFailures += 1
             return false
         }
-        guard let (packet, messagesSent) = sealed,
-            let rekey = links[link]?.handshake.needsRekey(messagesSent: messagesSent, now: now)
-        else { return false }
+        guard let (packet, rekey) = sealed else { return false }
         let sent = sendFrames(of: packet, kind: envelope.kind, on: link, now: now)
         if rekey {
             linkCounters.rekeys += 1
@@ -141,11 +137,10 @@ extension MeshEngine {
     /// Splits a message for the link's current MTU and queues its frames.
     @discardableResult
     func sendFrames(of message: [UInt8], kind: MessageKind, on link: LinkID, now: Duration) -> Bool {
-        guard let mtu = links[link]?.info.mtu else { return false }
         let split: SplitMessage
         do {
-            // In place: a copy of the sender would copy its held transfer IDs on every split.
-            guard let made = try links[link]?.sender.split(message, kind: kind.rawValue, mtu: mtu, now: now) else { return false }
+            // In place (see sendSealed).
+            guard let made = try links[link]?.split(message, kind: kind, now: now) else { return false }
             split = made
         } catch {
             linkCounters.splitFailures += 1

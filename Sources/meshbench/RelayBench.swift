@@ -63,6 +63,12 @@ enum RelayBench {
         return configuration
     }
 
+    /// For `perf record`: only the goal configuration, verification excluded, many messages.
+    static func profile(_ output: Output, messages: Int) throws {
+        let run = try measure(mtu: 247, k: 4, messages: messages, skipVerification: true)
+        output.row("ATT MTU 247, k 4, verification excluded", formatRate(run.sample.perCPUSecond))
+    }
+
     static func run(_ output: Output, scale: Int) throws -> RelayReport {
         output.heading("The relay path: frames → reassembly → link open → checks → verification → re-seal for k → split (CPU time)")
         output.line("  ATT MTU  k  frames in/out  msgs/s excl. verif.  allocs/msg  msgs/s incl. verif.  allocs/msg")

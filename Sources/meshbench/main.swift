@@ -37,6 +37,10 @@ guard meshbench_allocation_counter_active() == 1 || { _ = malloc(1); return mesh
     exit(70)
 }
 do {
+    if options.runs("relay-profile") && !options.only.isEmpty {
+        try RelayBench.profile(output, messages: 50_000 / scale)
+        exit(0)
+    }
     let fragmenter = options.runs("fragmenter") ? FragmenterBench.run(output, scale: scale) : nil
     let seenCache = options.runs("seen") ? SeenCacheBench.run(output, scale: scale) : nil
     let crypto = options.runs("crypto")
