@@ -1,4 +1,5 @@
 import MeshProtocol
+import Synchronization
 
 /// Seals and opens the packets of one neighbour link with its directional keys.
 ///
@@ -27,6 +28,8 @@ public struct LinkSession: Sendable {
     public private(set) var counters = CryptoCounters()
 
     private var sendCounter: UInt64 = 0
+    /// Random bytes for the next nonces, drawn `NoncePool.nonces` nonces at a time.
+    private let noncePool = NoncePool()
     private var receiver: Receiver
     private var previous: Receiver?
     private var acceptedSinceRekey = 0
@@ -58,7 +61,7 @@ public struct LinkSession: Sendable {
 
     /// Pads and seals `plaintext` (an encoded envelope) into a link packet.
     public mutating func seal(kind: MessageKind, messageID: MessageID, plaintext: [UInt8]) throws(CryptoError) -> [UInt8] {
-        try seal(kind: kind, messageID: messageID, plaintext: plaintext, nonce: SecureRandom.bytes(AESGCM.nonceByteCount))
+        try seal(kind: kind, messageID: messageID, plaintext: plaintext, nonce: noncePool.next())
     }
 
     /// Seals with a chosen nonce. Internal: only fixed test vectors may pick the nonce.
@@ -132,5 +135,31 @@ public struct LinkSession: Sendable {
 
     static func bigEndian(_ value: UInt64) -> [UInt8] {
         (0..<8).map { UInt8(truncatingIfNeeded: value >> (56 - 8 * UInt64($0))) }
+    }
+}
+
+/// Fresh random nonces, fetched from `RAND_bytes` several at a time: one call for 16 nonces
+/// costs about what one call for a single nonce did (OpenSSL's per-call DRBG overhead, a fork
+/// check and a reseed test, dominated a 12-byte draw). Every nonce is still 12 bytes of the CSPRNG,
+/// used once; nonces are public (they travel in the packet), so holding the next few in memory
+/// reveals nothing that sending them does not.
+///
+/// A class behind a lock, not a value: copies of a `LinkSession` share one pool, so no two
+/// copies can ever hand out the same nonce under the same key.
+final class NoncePool: Sendable {
+    /// Nonces per `RAND_bytes` call.
+    static let nonces = 16
+    private let state = Mutex<(bytes: [UInt8], offset: Int)>(([], 0))
+
+    /// The next unused nonce.
+    func next() throws(CryptoError) -> [UInt8] {
+        try state.withLock { (state) throws(CryptoError) -> [UInt8] in
+            if state.offset >= state.bytes.count {
+                state.bytes = try SecureRandom.bytes(Self.nonces * AESGCM.nonceByteCount)
+                state.offset = 0
+            }
+            defer { state.offset += AESGCM.nonceByteCount }
+            return Array(state.bytes[state.offset..<(state.offset + AESGCM.nonceByteCount)])
+        }
     }
 }

@@ -60,6 +60,17 @@ extension MeshEngine {
         sendFrames(of: envelope.encoded(), kind: .keyExchange, on: link, now: now)
     }
 
+    /// Runs `body` on a link's state in place; nil when there is no such link. Through
+    /// `Dictionary.Values` the state is mutated where it lives: `links[link]?.mutate()` moves it
+    /// into an optional and back, and `links[link]?.field` copies all of it first (a retain and
+    /// a release of each of its references), several times per frame on the relay path.
+    func withLink<Result, Failure: Error>(
+        _ link: LinkID, _ body: (inout LinkState) throws(Failure) -> Result
+    ) throws(Failure) -> Result? {
+        guard let index = links.index(forKey: link) else { return nil }
+        return try body(&links.values[index])
+    }
+
     func frameReceived(_ frame: [UInt8], on link: LinkID, now: Duration) {
         guard links.index(forKey: link) != nil else {
             linkCounters.unknownLinkFrames += 1
@@ -146,9 +157,11 @@ extension MeshEngine {
         let result: (opened: (messageID: MessageID, plaintext: [UInt8]), neighbour: NodeID)?
         do {
             // In place: a copy of the link state would copy its replay window on every packet.
-            result = try links[link]?.withKeyed({ (keyed) throws(CryptoError) in
-                (try keyed.session.open(kind: kind, packet: packet), keyed.neighbour)
-            }) ?? nil
+            result = try withLink(link) { (state) throws(CryptoError) in
+                try state.withKeyed { (keyed) throws(CryptoError) in
+                    (try keyed.session.open(kind: kind, packet: packet), keyed.neighbour)
+                }
+            } ?? nil
         } catch {
             if case .replay = error { linkCounters.replays += 1 } else { linkCounters.sealFailures += 1 }
             emit(.dropped(nil, kind: kind, cause: .linkSeal("\(error)"), link: link))

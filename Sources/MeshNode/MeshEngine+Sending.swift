@@ -120,7 +120,7 @@ extension MeshEngine {
         // its references, and mutating the copy copied its replay window and held transfer IDs.
         let sealed: (packet: [UInt8], rekey: Bool)?
         do {
-            sealed = try links[link]?.seal(envelope, now: now) ?? nil
+            sealed = try withLink(link) { (state) throws(CryptoError) in try state.seal(envelope, now: now) } ?? nil
         } catch {
             linkCounters.sealFailures += 1
             return false
@@ -140,7 +140,8 @@ extension MeshEngine {
         let split: SplitMessage
         do {
             // In place (see sendSealed).
-            guard let made = try links[link]?.split(message, kind: kind, now: now) else { return false }
+            guard let made = try withLink(link, { (state) throws(SplitError) in try state.split(message, kind: kind, now: now) })
+            else { return false }
             split = made
         } catch {
             linkCounters.splitFailures += 1
