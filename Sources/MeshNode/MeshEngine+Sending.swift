@@ -110,7 +110,7 @@ extension MeshEngine {
         let window = configuration.hold.resendWindow
         let limit = configuration.hold.messagesPerNeighbour
         guard window > .zero, limit > 0 else { return }
-        links[link]?.noteRecentSend(envelope, now: now, window: window, limit: limit)
+        withLink(link) { $0.noteRecentSend(envelope, now: now, window: window, limit: limit) }
     }
 
     /// Seals an envelope with a link's key and sends its frames.
