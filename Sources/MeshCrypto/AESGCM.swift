@@ -37,6 +37,44 @@ public enum AESGCM {
         return nonce + ciphertext + tag
     }
 
+    /// Seals `plaintext` under a 32-byte key and appends the combined box `nonce ‖ ciphertext ‖
+    /// tag` to `output`, written in place (a link packet is built in one buffer, not three).
+    /// On failure `output` is left as it was.
+    static func seal(
+        _ plaintext: [UInt8], key: [UInt8], nonce: [UInt8], aad: [UInt8], appendingTo output: inout [UInt8]
+    ) throws(CryptoError) {
+        try checkKey(key)
+        let context = try makeContext(key: key, nonce: nonce, aad: aad, plaintext: plaintext, encrypt: true)
+        defer { EVP_CIPHER_CTX_free(context) }
+        try feedAAD(aad, context: context)
+        let start = output.count
+        output.append(contentsOf: nonce)
+        let body = output.count
+        output.append(contentsOf: repeatElement(0, count: plaintext.count + tagByteCount))
+        do throws(CryptoError) {
+            try output.withUnsafeMutableBufferPointer { (buffer) throws(CryptoError) in
+                let base = buffer.baseAddress! + body
+                var written: Int32 = 0
+                if !plaintext.isEmpty {
+                    try OpenSSL.check(
+                        EVP_EncryptUpdate(context, base, &written, plaintext, Int32(plaintext.count)), "EVP_EncryptUpdate")
+                }
+                var finalWritten: Int32 = 0
+                try OpenSSL.check(EVP_EncryptFinal_ex(context, base + Int(written), &finalWritten), "EVP_EncryptFinal_ex")
+                let total = Int(written) + Int(finalWritten)
+                guard total == plaintext.count else {
+                    throw .invalidLength(field: "AES-GCM ciphertext", expected: plaintext.count, actual: total)
+                }
+                try OpenSSL.check(
+                    EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_GET_TAG, Int32(tagByteCount), base + total),
+                    "EVP_CIPHER_CTX_ctrl(GET_TAG)")
+            }
+        } catch {
+            output.removeSubrange(start...)
+            throw error
+        }
+    }
+
     private static func checkKey(_ key: [UInt8]) throws(CryptoError) {
         guard key.count == keyByteCount else {
             throw .invalidLength(field: "AES-256 key", expected: keyByteCount, actual: key.count)

@@ -69,12 +69,16 @@ public struct LinkSession: Sendable {
         guard sendCounter < UInt64.max else { throw .counterExhausted }
         let padded = try Padding.pad(plaintext, policy: padding)
         let counter = sendCounter + 1
-        let header = messageID.bytes + Self.bigEndian(counter)
-        let box = try AESGCM.seal(padded, key: keys.sendKey, nonce: nonce, aad: Self.aad(kind: kind, header: header))
+        // The packet is built in one buffer: header, then the box appended in place.
+        var packet: [UInt8] = []
+        packet.reserveCapacity(Self.headerLength + AESGCM.nonceByteCount + padded.count + AESGCM.tagByteCount)
+        packet.append(contentsOf: messageID.bytes)
+        for shift in stride(from: 56, through: 0, by: -8) { packet.append(UInt8(truncatingIfNeeded: counter >> UInt64(shift))) }
+        try AESGCM.seal(padded, key: keys.sendKey, nonce: nonce, aad: Self.aad(kind: kind, header: packet), appendingTo: &packet)
         sendCounter = counter
         messagesSent += 1
         counters.sealed += 1
-        return header + box
+        return packet
     }
 
     /// Opens a link packet received with frame kind `kind`: authenticates, checks the replay
@@ -130,11 +134,12 @@ public struct LinkSession: Sendable {
     }
 
     static func aad(kind: MessageKind, header: [UInt8]) -> [UInt8] {
-        label + [kind.rawValue] + header
-    }
-
-    static func bigEndian(_ value: UInt64) -> [UInt8] {
-        (0..<8).map { UInt8(truncatingIfNeeded: value >> (56 - 8 * UInt64($0))) }
+        var aad: [UInt8] = []
+        aad.reserveCapacity(label.count + 1 + header.count)
+        aad.append(contentsOf: label)
+        aad.append(kind.rawValue)
+        aad.append(contentsOf: header)
+        return aad
     }
 }
 
