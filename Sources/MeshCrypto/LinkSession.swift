@@ -28,6 +28,8 @@ public struct LinkSession: Sendable {
     public private(set) var counters = CryptoCounters()
 
     private var sendCounter: UInt64 = 0
+    /// The send key's AES-GCM context, keyed once.
+    private var sealer: GCMKey
     /// Random bytes for the next nonces, drawn `NoncePool.nonces` nonces at a time.
     private let noncePool = NoncePool()
     private var receiver: Receiver
@@ -36,8 +38,13 @@ public struct LinkSession: Sendable {
 
     /// The receive side of one key: the key and its replay window.
     private struct Receiver: Sendable {
-        let key: [UInt8]
+        let key: GCMKey
         var window: ReplayWindow
+
+        init(key: [UInt8], window: ReplayWindow) {
+            self.key = GCMKey(key, encrypts: false)
+            self.window = window
+        }
     }
 
     /// Creates a session with fresh counters; `replayWindow` (1...4096 packets) bounds reordering.
@@ -45,6 +52,7 @@ public struct LinkSession: Sendable {
         self.keys = keys
         self.padding = padding
         receiver = Receiver(key: keys.receiveKey, window: ReplayWindow(size: replayWindow))
+        sealer = GCMKey(keys.sendKey, encrypts: true)
     }
 
     /// Switches to new keys. If they are for the same neighbour, the old receive key stays
@@ -54,6 +62,7 @@ public struct LinkSession: Sendable {
         previous = newKeys.remoteNodeID == keys.remoteNodeID ? receiver : nil
         receiver = Receiver(key: newKeys.receiveKey, window: ReplayWindow(size: receiver.window.size))
         keys = newKeys
+        sealer = GCMKey(newKeys.sendKey, encrypts: true)
         sendCounter = 0
         messagesSent = 0
         acceptedSinceRekey = 0
@@ -74,7 +83,7 @@ public struct LinkSession: Sendable {
         packet.reserveCapacity(Self.headerLength + AESGCM.nonceByteCount + padded.count + AESGCM.tagByteCount)
         packet.append(contentsOf: messageID.bytes)
         for shift in stride(from: 56, through: 0, by: -8) { packet.append(UInt8(truncatingIfNeeded: counter >> UInt64(shift))) }
-        try AESGCM.seal(padded, key: keys.sendKey, nonce: nonce, aad: Self.aad(kind: kind, header: packet), appendingTo: &packet)
+        try sealer.seal(padded, nonce: nonce, aad: Self.aad(kind: kind, header: packet), appendingTo: &packet)
         sendCounter = counter
         messagesSent += 1
         counters.sealed += 1
@@ -102,16 +111,15 @@ public struct LinkSession: Sendable {
         let header = Array(packet[..<Self.headerLength])
         let counter = header[MessageID.byteCount...].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         let aad = Self.aad(kind: kind, header: header)
-        let box = Array(packet[Self.headerLength...])
         let padded: [UInt8]
         do throws(CryptoError) {
-            padded = try Self.open(box, aad: aad, counter: counter, with: &receiver)
+            padded = try Self.open(packet, aad: aad, counter: counter, with: &receiver)
             acceptedSinceRekey += 1
             if acceptedSinceRekey >= Self.previousKeyGracePackets { previous = nil }
         } catch {
             // A packet sealed before the neighbour switched keys; if the old key does not open
             // it either, report why the current key refused it.
-            guard previous != nil, let opened = try? Self.open(box, aad: aad, counter: counter, with: &previous!) else {
+            guard previous != nil, let opened = try? Self.open(packet, aad: aad, counter: counter, with: &previous!) else {
                 throw error
             }
             padded = opened
@@ -126,9 +134,10 @@ public struct LinkSession: Sendable {
         }
     }
 
-    private static func open(_ box: [UInt8], aad: [UInt8], counter: UInt64, with receiver: inout Receiver) throws(CryptoError) -> [UInt8] {
+    /// Opens the box after the packet's header with `receiver`'s key, within its replay window.
+    private static func open(_ packet: [UInt8], aad: [UInt8], counter: UInt64, with receiver: inout Receiver) throws(CryptoError) -> [UInt8] {
         guard receiver.window.isFresh(counter) else { throw .replay(counter: counter) }
-        let padded = try AESGCM.open(box, key: receiver.key, aad: aad)
+        let padded = try receiver.key.open(packet, from: headerLength, aad: aad)
         receiver.window.accept(counter)
         return padded
     }
