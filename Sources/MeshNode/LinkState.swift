@@ -77,11 +77,11 @@ struct LinkState {
         }
     }
 
-    /// Seals `envelope` with the link keys, in place; nil before keys. `rekey` is true when the
-    /// keys have now carried enough (`LinkHandshake.needsRekey`).
-    mutating func seal(_ envelope: Envelope, now: Duration) throws(CryptoError) -> (packet: [UInt8], rekey: Bool)? {
+    /// Seals `envelope` (`encoded` is its encoding) with the link keys, in place; nil before
+    /// keys. `rekey` is true when the keys have now carried enough (`LinkHandshake.needsRekey`).
+    mutating func seal(_ envelope: Envelope, encoded: [UInt8], now: Duration) throws(CryptoError) -> (packet: [UInt8], rekey: Bool)? {
         guard let (packet, messagesSent) = try withKeyed({ (keyed) throws(CryptoError) in
-            (try keyed.session.seal(kind: envelope.kind, messageID: envelope.messageID, plaintext: envelope.encoded()),
+            (try keyed.session.seal(kind: envelope.kind, messageID: envelope.messageID, plaintext: encoded),
              keyed.session.messagesSent)
         }) else { return nil }
         return (packet, handshake.needsRekey(messagesSent: messagesSent, now: now))

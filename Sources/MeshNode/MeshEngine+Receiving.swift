@@ -140,7 +140,10 @@ extension MeshEngine {
         for scheduled in scheduler.due(now: now) {
             let plan = scheduled.plan
             var count = 0
-            for target in plan.targets where sendOrHold(plan.envelope, to: target, now: now) == .sent { count += 1 }
+            let encoded = plan.envelope.encoded()
+            for target in plan.targets where sendOrHold(plan.envelope, to: target, now: now, encoded: encoded) == .sent {
+                count += 1
+            }
             kindCounters[plan.envelope.kind].relayed += UInt64(count)
             emit(.relayed(
                 plan.envelope.messageID, kind: plan.envelope.kind, hops: plan.envelope.hops, count: count,

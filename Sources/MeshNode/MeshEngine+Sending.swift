@@ -52,8 +52,9 @@ extension MeshEngine {
     func originate(_ envelope: Envelope, now: Duration) -> OriginatedMessage {
         router.recordOriginated(envelope.messageID, now: now)
         var outcome = OriginatedMessage(messageID: envelope.messageID, sentTo: 0, heldFor: 0)
+        let encoded = envelope.encoded()
         for neighbour in relayTargets() {
-            switch sendOrHold(envelope, to: neighbour, now: now) {
+            switch sendOrHold(envelope, to: neighbour, now: now, encoded: encoded) {
             case .sent:
                 kindCounters[envelope.kind].sent += 1
                 outcome.sentTo += 1
@@ -79,9 +80,11 @@ extension MeshEngine {
 
     /// Sends an envelope to a neighbour on its best link, or holds it while the neighbour has
     /// no ready link (inside its departure grace).
-    func sendOrHold(_ envelope: Envelope, to neighbour: NodeID, now: Duration) -> NeighbourDelivery {
-        if neighbourTable.bestLink(to: neighbour) != nil {
-            return sendEnvelope(envelope, to: neighbour, now: now) ? .sent : .notSent
+    /// `encoded` is `envelope.encoded()` when the caller has it (one relay goes to several
+    /// neighbours: it is encoded once).
+    func sendOrHold(_ envelope: Envelope, to neighbour: NodeID, now: Duration, encoded: [UInt8]? = nil) -> NeighbourDelivery {
+        if let link = neighbourTable.bestLink(to: neighbour) {
+            return sendEnvelope(envelope, on: link, now: now, encoded: encoded) ? .sent : .notSent
         }
         guard envelope.kind == .message || envelope.kind == .joinNotice else { return .notSent }
         return held.hold(envelope, for: neighbour, now: now) ? .held : .notSent
@@ -100,7 +103,12 @@ extension MeshEngine {
     @discardableResult
     func sendEnvelope(_ envelope: Envelope, to neighbour: NodeID, now: Duration) -> Bool {
         guard let link = neighbourTable.bestLink(to: neighbour) else { return false }
-        guard sendSealed(envelope, on: link, now: now) else { return false }
+        return sendEnvelope(envelope, on: link, now: now)
+    }
+
+    /// Seals and sends an envelope on `link` (a neighbour's best link).
+    private func sendEnvelope(_ envelope: Envelope, on link: LinkID, now: Duration, encoded: [UInt8]? = nil) -> Bool {
+        guard sendSealed(envelope, on: link, now: now, encoded: encoded) else { return false }
         if envelope.kind == .message || envelope.kind == .joinNotice { noteRecentSend(envelope, on: link, now: now) }
         return true
     }
@@ -115,12 +123,14 @@ extension MeshEngine {
 
     /// Seals an envelope with a link's key and sends its frames.
     @discardableResult
-    func sendSealed(_ envelope: Envelope, on link: LinkID, now: Duration) -> Bool {
+    func sendSealed(_ envelope: Envelope, on link: LinkID, now: Duration, encoded: [UInt8]? = nil) -> Bool {
         // In place: copying the link state out (Dictionary's getter) and back retains each of
         // its references, and mutating the copy copied its replay window and held transfer IDs.
         let sealed: (packet: [UInt8], rekey: Bool)?
         do {
-            sealed = try withLink(link) { (state) throws(CryptoError) in try state.seal(envelope, now: now) } ?? nil
+            sealed = try withLink(link) { (state) throws(CryptoError) in
+                try state.seal(envelope, encoded: encoded ?? envelope.encoded(), now: now)
+            } ?? nil
         } catch {
             linkCounters.sealFailures += 1
             return false
