@@ -63,15 +63,16 @@ struct LinkState {
     mutating func withKeyed<Result, Failure: Error>(
         _ body: (inout KeyedLink) throws(Failure) -> Result
     ) throws(Failure) -> Result? {
-        switch stage {
+        // Move the stage out (no retain of the session's references), work, move it back.
+        var taken = LinkStage.keying
+        swap(&taken, &stage)
+        switch consume taken {
         case .keying:
             return nil
         case .awaitingProfile(var keyed):
-            stage = .keying
             defer { stage = .awaitingProfile(keyed) }
             return try body(&keyed)
         case .ready(var keyed):
-            stage = .keying
             defer { stage = .ready(keyed) }
             return try body(&keyed)
         }
