@@ -6,11 +6,18 @@
 #   make install DESTDIR=/tmp/stage stage an install (no user, no systemctl)
 #   sudo make uninstall             remove what install put in place (keeps config, state, user)
 #   make verify-unit                stage an install, then systemd-analyze verify and security on it
+#   make deb                        build meshnoded_VERSION_ARCH.deb from the release binaries
+#                                   (after make build; VERSION= overrides DaemonVersion.swift's),
+#                                   then run lintian on it (packaging/deb/, docs/OPERATIONS.md)
 
 PREFIX     ?= /usr/local
 BINDIR     ?= $(PREFIX)/bin
 DOCDIR     ?= $(PREFIX)/share/doc/meshnode
+MANDIR     ?= $(PREFIX)/share/man
+COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
+LIBEXECDIR ?= $(PREFIX)/libexec/meshnoded
 UNITDIR    ?= /etc/systemd/system
+SYSUSERSDIR ?= /etc/sysusers.d
 DBUSDIR    ?= /usr/share/dbus-1/system.d
 CONFDIR    ?= /etc/meshnoded
 STATEDIR   ?= /var/lib/meshnoded
@@ -22,8 +29,11 @@ STRIP      ?= -s
 BUILDDIR   := $(SCRATCH)/release
 STAGE      := $(abspath $(SCRATCH))/stage
 SERVICE_USER := meshnode
+# The package version: DaemonVersion.swift's unless given (make deb VERSION=0.1.0+test1).
+VERSION    ?= $(shell sed -n 's/.*current = "\(.*\)".*/\1/p' Sources/MeshService/Config/DaemonVersion.swift)
+DEBDIR     ?= $(SCRATCH)/deb
 
-.PHONY: build install uninstall verify-unit clean
+.PHONY: build install uninstall verify-unit deb print-version clean
 
 build:
 	$(SWIFT) build $(SWIFTFLAGS) --scratch-path $(SCRATCH) --product meshnoded
@@ -32,12 +42,23 @@ build:
 install:
 	@test -x $(BUILDDIR)/meshnoded -a -x $(BUILDDIR)/relayctl || { echo "run 'make build' first" >&2; exit 1; }
 	install -d -m 0755 $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(DBUSDIR) $(DESTDIR)$(DOCDIR)
-	install -d -m 0755 $(DESTDIR)$(CONFDIR)
+	install -d -m 0755 $(DESTDIR)$(CONFDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8
+	install -d -m 0755 $(DESTDIR)$(COMPLETIONDIR) $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(SYSUSERSDIR)
 	install -m 0755 $(STRIP) $(BUILDDIR)/meshnoded $(DESTDIR)$(BINDIR)/meshnoded
 	install -m 0755 $(STRIP) $(BUILDDIR)/relayctl $(DESTDIR)$(BINDIR)/relayctl
 	sed -e 's|/usr/local/bin/|$(BINDIR)/|g' -e 's|/usr/local/share/doc/meshnode/|$(DOCDIR)/|g' \
 	    -e 's|/etc/meshnoded/|$(CONFDIR)/|g' systemd/meshnoded.service > $(DESTDIR)$(UNITDIR)/meshnoded.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/meshnoded.service
+	sed -e 's|/usr/local/libexec/meshnoded/|$(LIBEXECDIR)/|g' systemd/meshnoded-metrics.service \
+	    > $(DESTDIR)$(UNITDIR)/meshnoded-metrics.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/meshnoded-metrics.service
+	install -m 0644 systemd/meshnoded-metrics.timer $(DESTDIR)$(UNITDIR)/meshnoded-metrics.timer
+	install -m 0755 systemd/meshnoded-metrics $(DESTDIR)$(LIBEXECDIR)/meshnoded-metrics
+	install -m 0644 systemd/meshnoded.sysusers $(DESTDIR)$(SYSUSERSDIR)/meshnoded.conf
+	install -m 0644 man/relayctl.1 $(DESTDIR)$(MANDIR)/man1/relayctl.1
+	install -m 0644 man/meshnoded.conf.5 $(DESTDIR)$(MANDIR)/man5/meshnoded.conf.5
+	install -m 0644 man/meshnoded.8 $(DESTDIR)$(MANDIR)/man8/meshnoded.8
+	install -m 0644 completion/relayctl.bash $(DESTDIR)$(COMPLETIONDIR)/relayctl
 	install -m 0644 systemd/meshnoded-dbus.conf $(DESTDIR)$(DBUSDIR)/meshnoded.conf
 	install -m 0644 systemd/meshnoded.conf.example $(DESTDIR)$(DOCDIR)/meshnoded.conf.example
 	install -m 0644 docs/OPERATIONS.md docs/CONTROL.md $(DESTDIR)$(DOCDIR)/
@@ -47,9 +68,10 @@ install:
 	    install -m 0644 systemd/meshnoded.conf.example $(DESTDIR)$(CONFDIR)/meshnoded.conf; \
 	fi
 	@if [ -z "$(DESTDIR)" ]; then \
+	    if command -v systemd-sysusers >/dev/null; then systemd-sysusers $(SYSUSERSDIR)/meshnoded.conf; else \
 	    getent group $(SERVICE_USER) >/dev/null || groupadd --system $(SERVICE_USER); \
 	    getent passwd $(SERVICE_USER) >/dev/null || useradd --system --no-create-home --home-dir $(STATEDIR) \
-	        --shell /usr/sbin/nologin --gid $(SERVICE_USER) --comment "MeshNode relay" $(SERVICE_USER); \
+	        --shell /usr/sbin/nologin --gid $(SERVICE_USER) --comment "MeshNode relay" $(SERVICE_USER); fi; \
 	    if [ -d /run/systemd/system ]; then systemctl daemon-reload; fi; \
 	    if [ -d /run/dbus ] && command -v dbus-send >/dev/null; then \
 	        dbus-send --system --type=method_call --dest=org.freedesktop.DBus / org.freedesktop.DBus.ReloadConfig || true; \
@@ -60,7 +82,13 @@ install:
 uninstall:
 	@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then systemctl disable --now meshnoded 2>/dev/null || true; fi
 	rm -f $(DESTDIR)$(BINDIR)/meshnoded $(DESTDIR)$(BINDIR)/relayctl
+	@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then systemctl disable --now meshnoded-metrics.timer 2>/dev/null || true; fi
 	rm -f $(DESTDIR)$(UNITDIR)/meshnoded.service $(DESTDIR)$(DBUSDIR)/meshnoded.conf
+	rm -f $(DESTDIR)$(UNITDIR)/meshnoded-metrics.service $(DESTDIR)$(UNITDIR)/meshnoded-metrics.timer
+	rm -f $(DESTDIR)$(LIBEXECDIR)/meshnoded-metrics $(DESTDIR)$(SYSUSERSDIR)/meshnoded.conf
+	rm -f $(DESTDIR)$(MANDIR)/man1/relayctl.1 $(DESTDIR)$(MANDIR)/man5/meshnoded.conf.5 $(DESTDIR)$(MANDIR)/man8/meshnoded.8
+	rm -f $(DESTDIR)$(COMPLETIONDIR)/relayctl
+	-rmdir $(DESTDIR)$(LIBEXECDIR) 2>/dev/null
 	rm -f $(DESTDIR)$(DOCDIR)/meshnoded.conf.example $(DESTDIR)$(DOCDIR)/OPERATIONS.md $(DESTDIR)$(DOCDIR)/CONTROL.md
 	-rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null
 	@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then systemctl daemon-reload; fi
@@ -72,8 +100,19 @@ verify-unit:
 	$(MAKE) install DESTDIR=$(STAGE)
 	sed -e 's|^ExecStart=$(BINDIR)/|ExecStart=$(STAGE)$(BINDIR)/|' $(STAGE)$(UNITDIR)/meshnoded.service \
 	    > $(SCRATCH)/verify/meshnoded.service
-	systemd-analyze verify $(SCRATCH)/verify/meshnoded.service
+	sed -e 's|^ExecStart=$(LIBEXECDIR)/|ExecStart=$(STAGE)$(LIBEXECDIR)/|' $(STAGE)$(UNITDIR)/meshnoded-metrics.service \
+	    > $(SCRATCH)/verify/meshnoded-metrics.service
+	cp $(STAGE)$(UNITDIR)/meshnoded-metrics.timer $(SCRATCH)/verify/
+	MANPATH=$(STAGE)$(MANDIR): systemd-analyze verify $(SCRATCH)/verify/meshnoded.service $(SCRATCH)/verify/meshnoded-metrics.service \
+	    $(SCRATCH)/verify/meshnoded-metrics.timer
 	systemd-analyze security --offline=yes $(SCRATCH)/verify/meshnoded.service | tail -n 1
 
+deb:
+	@test -x $(BUILDDIR)/meshnoded -a -x $(BUILDDIR)/relayctl || { echo "run 'make build' first" >&2; exit 1; }
+	packaging/deb/build-deb.sh "$(VERSION)" "$(SCRATCH)" "$(DEBDIR)"
+
+print-version:
+	@echo $(VERSION)
+
 clean:
-	rm -rf $(STAGE) $(SCRATCH)/verify
+	rm -rf $(STAGE) $(SCRATCH)/verify $(DEBDIR)

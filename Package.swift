@@ -10,11 +10,13 @@ let package = Package(
         .executable(name: "meshnoded", targets: ["meshnoded"]),
         .executable(name: "relayctl", targets: ["relayctl"]),
         .executable(name: "meshbench", targets: ["meshbench"]),
+        .executable(name: "meshsim", targets: ["meshsim"]),
         // The decoders Fuzz/ (a separate package, never built by `swift build` here) drives.
         .library(name: "MeshProtocol", targets: ["MeshProtocol"]),
         .library(name: "Fragmenter", targets: ["Fragmenter"]),
         .library(name: "MeshCrypto", targets: ["MeshCrypto"]),
         .library(name: "ControlProtocol", targets: ["ControlProtocol"]),
+        .library(name: "BoundedJSON", targets: ["BoundedJSON"]),
         .library(name: "DBusKit", targets: ["DBusKit"]),
         .library(name: "MeshService", targets: ["MeshService"]),
     ],
@@ -42,8 +44,11 @@ let package = Package(
         .target(name: "GATTBridge", dependencies: ["DBusKit", "MeshLink"]),
         // Loopback UDP links for tests and local meshes (docs/OPERATIONS.md, "UDP link protocol").
         .target(name: "UDPTransport", dependencies: ["MeshProtocol", "MeshLink"]),
+        // Codable JSON without Foundation (bounded parser, JSONEncoder's output form): keeps ICU and
+        // FoundationEssentials out of meshnoded and relayctl (docs/PERFORMANCE.md, "Footprint").
+        .target(name: "BoundedJSON"),
         // The control socket's requests, replies, reports and events: all relayctl needs.
-        .target(name: "ControlProtocol", dependencies: ["MeshProtocol"]),
+        .target(name: "ControlProtocol", dependencies: ["MeshProtocol", "BoundedJSON"]),
         .target(name: "MeshService", dependencies: [
             "MeshProtocol", "MeshLink", "Fragmenter", "MeshCrypto", "Flooding", "MeshNode", "GATTBridge", "UDPTransport",
             "ControlProtocol", "CSystemd",
@@ -57,15 +62,20 @@ let package = Package(
         ]),
         // Counts the process's heap allocations by interposing malloc and friends (meshbench only).
         .target(name: "CAllocationCounter"),
+        // The mesh at scale: N simulated engines, plain or managed flooding (issue 12, docs/PERFORMANCE.md).
+        .executableTarget(name: "meshsim", dependencies: ["MeshProtocol", "Flooding", "MeshNode", "MeshSim"]),
         .executableTarget(name: "gattcheck", dependencies: ["MeshLink", "GATTBridge"]),
         // A hostile but protocol-correct neighbour that floods one node over loopback UDP (issue 11).
         .executableTarget(name: "meshflood", dependencies: ["MeshProtocol", "MeshLink", "MeshCrypto", "Fragmenter", "UDPTransport"]),
+        // The engine alone on scripts/daemon-cpu.sh's flood, beside meshnoded's whole-process CPU (issue 12).
+        .executableTarget(name: "enginecpu", dependencies: ["MeshProtocol", "MeshLink", "MeshCrypto", "MeshNode", "Fragmenter", "MeshService"]),
 
         // Test utilities shared by the test targets (used only by tests).
         .target(name: "MeshTestSupport"),
 
         // Tests.
         .testTarget(name: "MeshProtocolTests", dependencies: ["MeshProtocol"]),
+        .testTarget(name: "BoundedJSONTests", dependencies: ["BoundedJSON"]),
         .testTarget(name: "FragmenterTests", dependencies: ["MeshProtocol", "Fragmenter"]),
         .testTarget(name: "MeshCryptoTests", dependencies: ["MeshProtocol", "MeshCrypto"]),
         .testTarget(name: "FloodingTests", dependencies: ["MeshProtocol", "Flooding"]),

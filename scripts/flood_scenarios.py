@@ -39,7 +39,8 @@ def probe_loop(node, interval, until, probes):
 def run_mode(args, mode, work, seconds):
     base = random.randint(20000, 50000)
     a = Node(args.bin, work, f"{mode}-A", base, [base + 1])
-    b = Node(args.bin, work, f"{mode}-B", base + 1)
+    # Deliveries are logged at debug only; the replay mode counts B's in its log.
+    b = Node(args.bin, work, f"{mode}-B", base + 1, extra=["--log-level", "debug"] if mode == "replay" else [])
     c = Node(args.bin, work, f"{mode}-C", base + 2, [base + 1])
     nodes = [a, b, c]
     for node in nodes:

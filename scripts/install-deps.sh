@@ -2,7 +2,10 @@
 # Installs the Debian 12 packages MeshNode builds against, when any is missing.
 # Usage: scripts/install-deps.sh [extra-package ...]
 set -euo pipefail
-packages=(libdbus-1-dev libssl-dev libsystemd-dev pkg-config dbus python3 "$@")
+# Build: the -dev packages. Tests: python3-prometheus-client (the metrics parser), man-db and
+# groff-base (man --warnings -l), bash-completion. Packaging (make deb): dpkg-dev, lintian.
+packages=(libdbus-1-dev libssl-dev libsystemd-dev pkg-config dbus python3 python3-prometheus-client
+  man-db groff-base bash-completion dpkg-dev lintian "$@")
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -10,6 +10,8 @@ echo "== imports: every module a target imports is declared in Package.swift"
 swift package dump-package | swift scripts/check-imports.swift
 echo "== build (warnings are errors)"
 swift build --build-tests -Xswiftc -warnings-as-errors
+echo "== bash completion of relayctl"
+bash scripts/test-completion.sh
 echo "== BlueZ: meshnoded on the real bluetoothd with emulated radios (VM)"
 MESHNODE_BIN="$(swift build --show-bin-path)" bash scripts/test-vm.sh
 echo "== systemd: meshnoded.service installed and run under systemd (VM)"

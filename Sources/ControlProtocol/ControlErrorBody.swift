@@ -1,8 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials  // JSON, Date and ProcessInfo without ICU's 30 MB of data
-#else
-import Foundation
-#endif
 
 /// The `error` object of a failed reply.
 public struct ControlErrorBody: Codable, Equatable, Sendable {

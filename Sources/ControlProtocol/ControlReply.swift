@@ -1,8 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials  // JSON, Date and ProcessInfo without ICU's 30 MB of data
-#else
-import Foundation
-#endif
 
 /// A reply line: `{"id":1,"ok":true,"result":{...}}` or `{"id":1,"ok":false,"error":{...}}`.
 ///

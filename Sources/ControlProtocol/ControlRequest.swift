@@ -1,8 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials  // JSON, Date and ProcessInfo without ICU's 30 MB of data
-#else
-import Foundation
-#endif
 
 /// A control request line: `{"id": 1, "command": "send", "text": "...", "to": null}`.
 public struct ControlRequest: Codable, Equatable, Sendable {

@@ -1,8 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials  // JSON, Date and ProcessInfo without ICU's 30 MB of data
-#else
-import Foundation
-#endif
 
 /// A request's `id`, echoed in its reply: a JSON number or string.
 public enum ControlRequestID: Codable, Equatable, Sendable, CustomStringConvertible {

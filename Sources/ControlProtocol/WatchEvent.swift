@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials  // JSON, Date and ProcessInfo without ICU's 30 MB of data
-#else
-import Foundation
-#endif
+import Glibc
 import MeshProtocol
 
 /// One event streamed to `watch` clients as `{"event": {...}}`.
@@ -56,7 +52,11 @@ public struct WatchEvent: Codable, Equatable, Sendable {
     }
 
     /// The wall clock now, in seconds since the Unix epoch.
-    public static func now() -> Double { Date().timeIntervalSince1970 }
+    public static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
 
     /// A chat message delivered to this node.
     public static func message(

@@ -1,5 +1,5 @@
 import CDBus
-import Foundation
+import Glibc
 
 /// Bounds applied while decoding a message, so hostile or broken input cannot exhaust memory.
 public struct DBusDecodeLimits: Sendable, Equatable {

@@ -1,5 +1,6 @@
 import CDBus
-import Foundation
+import Dispatch
+import Glibc
 import Synchronization
 
 /// The one thread that owns a D-Bus connection.
@@ -60,13 +61,12 @@ public final class DBusEventLoop: Sendable {
 
     /// Starts the thread.
     public func start(name: String) {
-        let thread = Thread { [self] in
+        let started = DetachedThread.start(name: name) { [self] in
             identity.claim()
             run()
             identity.release()
         }
-        thread.name = name
-        thread.start()
+        precondition(started, "cannot start the D-Bus thread \(name)")  // as Foundation's Thread would stop
     }
 
     /// Asks the thread to finish after its current job; `final` runs on it last.

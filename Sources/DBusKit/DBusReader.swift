@@ -1,5 +1,5 @@
 import CDBus
-import Foundation
+import Glibc
 
 /// Decodes a libdbus message body into ``DBusValue``s within ``DBusDecodeLimits``.
 struct DBusReader {

@@ -6,7 +6,8 @@ import MeshProtocol
 /// entry lives equally long, the oldest entry is both the first to expire and the one
 /// evicted when the cache is full. Memory at the default 65,536 IDs is about 6.6 MiB: the
 /// index reserves 131,072 hash buckets of 32 bytes (16-byte key, 16-byte `Duration`) and the
-/// ring 65,536 slots of 40 bytes; meshbench measured 6.7 MiB of resident growth.
+/// ring 65,536 slots of 40 bytes; meshbench measured 6.7 MiB of resident growth. Both are
+/// reserved, not written, at start: pages become resident as IDs arrive.
 public struct SeenCache: Sendable {
     /// A message ID folded into two machine words, so entries need no heap storage.
     struct Key: Hashable, Sendable {  // also keys ShorterPathMemory
@@ -70,7 +71,10 @@ public struct SeenCache: Sendable {
     public init(capacity: Int = 65_536, lifetime: Duration = .seconds(600)) {
         self.capacity = max(1, capacity)
         self.lifetime = lifetime
-        self.ring = Array(repeating: nil, count: self.capacity)
+        // Reserved, not filled: the slots become resident as IDs arrive, not at start (an idle
+        // node with the default capacity would otherwise hold 2.5 MiB of empty slots).
+        self.ring = []
+        self.ring.reserveCapacity(self.capacity)
         self.index.reserveCapacity(self.capacity)
     }
 
@@ -95,7 +99,7 @@ public struct SeenCache: Sendable {
             evictions += 1
         }
         let expiresAt = now + lifetime
-        ring[(head + count) % capacity] = Slot(key: key, expiresAt: expiresAt)
+        store(Slot(key: key, expiresAt: expiresAt))
         count += 1
         index[key] = expiresAt
         return true
@@ -127,7 +131,7 @@ public struct SeenCache: Sendable {
             let key = Key(record.messageID)
             guard index[key] == nil else { continue }
             if count == capacity { removeOldest() }
-            ring[(head + count) % capacity] = Slot(key: key, expiresAt: record.expiresAt)
+            store(Slot(key: key, expiresAt: record.expiresAt))
             count += 1
             index[key] = record.expiresAt
         }
@@ -147,5 +151,12 @@ public struct SeenCache: Sendable {
         ring[head] = nil
         head = (head + 1) % capacity
         count -= 1
+    }
+
+    /// Puts `slot` after the newest: `(head + count) % capacity` counts every insert ever made
+    /// (removals move head and count together), so until the ring is full it is its end.
+    private mutating func store(_ slot: Slot) {
+        let position = (head + count) % capacity
+        if position == ring.count { ring.append(slot) } else { ring[position] = slot }
     }
 }

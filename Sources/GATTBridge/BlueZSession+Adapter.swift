@@ -1,5 +1,5 @@
 import DBusKit
-import Foundation
+import Glibc
 
 /// Adapter setup: power, GATT application and advertisement registration, discovery.
 extension BlueZSession {
@@ -62,7 +62,7 @@ extension BlueZSession {
                 appState = .unregistered
                 count { $0.registrationFailures += 1 }
                 let delay = retries.recordFailure("app", now: now(), unit: Double.random(in: 0..<1))
-                log(.warning, "RegisterApplication failed (\(error.summary)); retrying in \(String(format: "%.1f", delay)) s")
+                log(.warning, "RegisterApplication failed (\(error.summary)); retrying in \(fixed(delay, 1)) s")
                 loop.after(delay) { [self] in registerApplication() }
             }
         }
@@ -87,7 +87,7 @@ extension BlueZSession {
                 advState = .unregistered
                 count { $0.registrationFailures += 1 }
                 let delay = retries.recordFailure("adv", now: now(), unit: Double.random(in: 0..<1))
-                log(.warning, "RegisterAdvertisement failed (\(error.summary)); retrying in \(String(format: "%.1f", delay)) s")
+                log(.warning, "RegisterAdvertisement failed (\(error.summary)); retrying in \(fixed(delay, 1)) s")
                 loop.after(delay) { [self] in registerAdvertisement() }
             }
         }

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// The central role: pick a discovered peer, connect, resolve, subscribe; retry with backoff.
 extension BlueZSession {
@@ -84,7 +84,7 @@ extension BlueZSession {
                 guard connecting?.path == device.path else { return }
                 switch result {
                 case .success, .failure(.remote("org.bluez.Error.AlreadyConnected", _)):
-                    log(.info, "connected to \(device.address) in \(String(format: "%.2f", now() - started)) s")
+                    log(.info, "connected to \(device.address) in \(fixed(now() - started, 2)) s")
                     connecting?.stage = .resolving
                     advanceAttempt()
                 case .failure(let error):
@@ -129,7 +129,7 @@ extension BlueZSession {
             characteristic = (path, found?.mtu)
         }
         if let resolvedAt = connecting?.resolvedAt {
-            log(.info, "\(attempt.address): our characteristic appeared \(String(format: "%.2f", time - resolvedAt)) s after ServicesResolved")
+            log(.info, "\(attempt.address): our characteristic appeared \(fixed(time - resolvedAt, 2)) s after ServicesResolved")
         }
         connecting?.stage = .subscribing
         connecting?.call = call(path: characteristic.path, interface: BlueZ.characteristic,
@@ -170,7 +170,7 @@ extension BlueZSession {
         if attempt.call != 0 { connection?.cancel(attempt.call) }
         count { $0.connectFailures += 1 }
         let delay = backoff.recordFailure(attempt.address, now: now(), unit: Double.random(in: 0..<1))
-        log(.warning, "connection to \(attempt.address) failed (\(reason)); next try in \(String(format: "%.1f", delay)) s")
+        log(.warning, "connection to \(attempt.address) failed (\(reason)); next try in \(fixed(delay, 1)) s")
         let linked = { [self] in links.link(forDevice: attempt.path) != nil }
         let connected = { [self] in cache.device(attempt.path)?.connected == true }
         let cleanup = AttemptCleanup.after(stage: attempt.stage, connected: connected(), linked: linked(),

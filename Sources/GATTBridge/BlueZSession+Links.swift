@@ -1,5 +1,5 @@
 import DBusKit
-import Foundation
+import Glibc
 import MeshLink
 
 /// Opening, updating and closing links, and carrying frames.

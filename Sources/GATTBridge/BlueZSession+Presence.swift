@@ -1,5 +1,5 @@
 import DBusKit
-import Foundation
+import Glibc
 
 /// Waiting for bluetoothd and the adapter: signals bring them back at once; a recheck with
 /// backoff (1 s … 30 s) looks again in case a signal is missed. And the state it all amounts to,
@@ -91,5 +91,5 @@ extension BlueZSession {
     func quietRecheck(_ what: Recheck) -> Bool { (waits.entries[what.rawValue]?.failures ?? 0) > 1 }
 
     /// "4.0 s".
-    static func seconds(_ delay: Double) -> String { String(format: "%.1f s", delay) }
+    static func seconds(_ delay: Double) -> String { fixed(delay, 1) + " s" }
 }

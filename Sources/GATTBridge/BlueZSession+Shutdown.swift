@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Orderly shutdown: links down, registrations withdrawn, bus closed, loop thread ended.
 extension BlueZSession {

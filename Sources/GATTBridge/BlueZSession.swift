@@ -1,5 +1,5 @@
 import DBusKit
-import Foundation
+import Glibc
 import MeshLink
 import Synchronization
 
@@ -167,7 +167,7 @@ final class BlueZSession {
         } catch {
             count { $0.dbus.record(error) }
             let delay = retries.recordFailure("bus", now: now(), unit: Double.random(in: 0..<1))
-            log(.warning, "system bus unavailable (\(error.summary)); retrying in \(String(format: "%.1f", delay)) s")
+            log(.warning, "system bus unavailable (\(error.summary)); retrying in \(fixed(delay, 1)) s")
             loop.after(delay) { [self] in connectBus() }
             publishState()
             return

@@ -1,5 +1,6 @@
 import DBusKit
-import Foundation
+import Dispatch
+import Glibc
 import MeshLink
 import Synchronization
 

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Loads or creates the node identity in a state directory, as `identity.key` (mode 0600),
 /// written atomically: temporary file, fsync, rename, fsync of the directory.
@@ -17,7 +17,7 @@ public struct IdentityStore: Sendable {
     /// Loads the identity, or nil if the key file does not exist. Any other problem throws.
     public func load() throws(IdentityStoreError) -> NodeIdentity? {
         let path = keyFilePath
-        let descriptor = Foundation.open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        let descriptor = Glibc.open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else {
             let code = errno
             if code == ENOENT { return nil }
@@ -68,7 +68,7 @@ public struct IdentityStore: Sendable {
         }
         try ensureDirectory()
         let temporary = keyFilePath + ".tmp-\(getpid())"
-        let descriptor = Foundation.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        let descriptor = Glibc.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw .writeFailed(path: temporary, step: "open", errno: errno) }
         var closed = false
         defer {
@@ -111,7 +111,7 @@ public struct IdentityStore: Sendable {
         if mkdir(path, 0o700) == 0 { return }
         let code = errno
         if code == EEXIST { return }
-        let parent = (path as NSString).deletingLastPathComponent
+        let parent = Self.parentDirectory(of: path)
         guard code == ENOENT, !parent.isEmpty, parent != path else {
             throw .directoryUnavailable(path: path, errno: code)
         }
@@ -120,9 +120,19 @@ public struct IdentityStore: Sendable {
     }
 
     private func syncDirectory() throws(IdentityStoreError) {
-        let descriptor = Foundation.open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let descriptor = Glibc.open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .writeFailed(path: directory, step: "open directory", errno: errno) }
         defer { close(descriptor) }
         guard fsync(descriptor) == 0 else { throw .writeFailed(path: directory, step: "fsync directory", errno: errno) }
+    }
+
+    /// The directory that holds `path` (`/a/b/` → `/a`, `/a` → `/`, `a` → ``), as
+    /// `NSString.deletingLastPathComponent` gives it.
+    static func parentDirectory(of path: String) -> String {
+        var trimmed = Substring(path)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        guard let slash = trimmed.lastIndex(of: "/") else { return "" }
+        if slash == trimmed.startIndex { return "/" }
+        return String(trimmed[..<slash])
     }
 }

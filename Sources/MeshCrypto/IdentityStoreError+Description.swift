@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 extension IdentityFileProblem: CustomStringConvertible {
     /// What is wrong with the file's bytes, as a clause: "it is 50 bytes long, not 101".

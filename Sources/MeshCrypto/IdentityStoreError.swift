@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Why the identity could not be loaded or saved. A damaged key file is never replaced silently.
 public enum IdentityStoreError: Error, Equatable, Sendable {

@@ -59,6 +59,8 @@ public struct EngineConfiguration: Sendable {
     public var allowedNodes: Set<NodeID>
     /// The budget, per-address limit and deadline of links still without link keys.
     public var admission = LinkAdmissionLimits()
+    /// How relays are scheduled: plain RelayChat flooding (the engine's default) or managed flooding.
+    public var relayScheduler: RelaySchedulerChoice = .plain
 
     /// Creates a configuration with the documented defaults.
     public init(

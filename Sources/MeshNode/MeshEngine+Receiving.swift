@@ -110,18 +110,18 @@ extension MeshEngine {
             if withinShare, envelope.kind == .joinNotice, let copy = router.relayCopy(of: envelope) {
                 recentJoins.record(copy, now: now)
             }
-            if let relay { scheduler.schedule(relay, now: now) }
+            if let relay { scheduler.schedule(relay, neighbours: readyNeighbours().count, now: now) }
             flushRelays(now: now)
         case .shorterPath(let relay):
             kindCounters[envelope.kind].shorterPath += 1
-            if let relay { scheduler.schedule(relay, now: now) }
+            if let relay { scheduler.schedule(relay, neighbours: readyNeighbours().count, now: now) }
             flushRelays(now: now)
         }
     }
 
     private func dropByRule(_ envelope: Envelope, reason: DropReason, from sender: NodeID, on link: LinkID, now: Duration) {
         kindCounters[envelope.kind].countDrop(reason)
-        if reason == .seen { scheduler.heard(envelope.messageID, from: sender, now: now) }
+        if reason == .seen { scheduler.heard(envelope, from: sender, now: now) }
         emit(.dropped(envelope.messageID, kind: envelope.kind, cause: .rule(reason), link: link))
     }
 

@@ -62,7 +62,16 @@ public final class MeshEngine {
             seen: SeenCache(capacity: configuration.seenCapacity, lifetime: configuration.seenLifetime),
             shorterPaths: ShorterPathMemory(capacity: configuration.shorterPathCapacity),
             freshness: configuration.freshness)
-        self.scheduler = ImmediateRelayScheduler()
+        switch configuration.relayScheduler {
+        case .plain:
+            self.scheduler = ImmediateRelayScheduler()
+        case .managed(let parameters):
+            // Relay delays are drawn from a generator seeded by the engine's own source (the
+            // system's CSPRNG in the daemon, a seeded one in the simulator).
+            var seedSource = random
+            self.scheduler = ManagedRelayScheduler(parameters: parameters, random: SplitMix64(seed: seedSource.next()))
+            self.random = seedSource
+        }
         self.reassemblers = LinkReassemblers(limits: fragmenterLimits)
         self.held = HoldQueue(limits: configuration.hold)
         self.pacing = AnnouncementPacing(configuration)
@@ -85,6 +94,19 @@ public final class MeshEngine {
 
     /// Replaces the relay scheduler (the managed-flooding seam).
     public func useScheduler(_ scheduler: any RelayScheduler) { self.scheduler = scheduler }
+
+    /// What the relay scheduler did: relays scheduled, delayed, cancelled, targets pruned, overflow.
+    public var relayCounters: RelaySchedulerCounters { scheduler.counters }
+
+    /// When the relay scheduler next has a relay due, or nil when it holds none. Owners that
+    /// tick more coarsely than relays are delayed call ``sendDueRelays(now:)`` at this time.
+    public var nextRelayDue: Duration? { scheduler.nextDue }
+
+    /// Sends every relay the scheduler holds that is due at `now`, and nothing else.
+    public func sendDueRelays(now: Duration) -> [EngineAction] {
+        flushRelays(now: now)
+        return takeActions()
+    }
 
     /// Applies a reloaded hop-limit table (SIGHUP).
     public func reload(hopLimits: HopLimits) {

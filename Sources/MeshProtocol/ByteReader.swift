@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// A bounds-checked cursor over untrusted bytes.
 ///

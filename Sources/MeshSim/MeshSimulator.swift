@@ -14,6 +14,7 @@ public final class MeshSimulator {
         case frame(node: Int, link: LinkID, bytes: [UInt8])
         case linkDown(node: Int, link: LinkID)
         case tick
+        case relayWake(node: Int, at: Duration)
         case script((MeshSimulator) -> Void)
     }
 
@@ -38,6 +39,7 @@ public final class MeshSimulator {
     private var random: SplitMix64
     private var nextLinkID: UInt64 = 1
     private var nextConnectionID = 0
+    private var relayWakeups: [Int: Duration] = [:]
     private var live: [SimConnection: (centralLink: LinkID, peripheralLink: LinkID, spec: SimLinkSpec)] = [:]
 
     /// Creates `count` nodes with fresh identities.
@@ -149,6 +151,10 @@ public final class MeshSimulator {
         case .tick:
             for index in nodes.indices { perform(nodes[index].engine.tick(now: now), node: index) }
             queue.push(.tick, at: now + tickInterval)
+        case .relayWake(let node, let time):
+            guard relayWakeups[node] == time else { return }
+            relayWakeups[node] = nil
+            perform(nodes[node].engine.sendDueRelays(now: now), node: node)
         case .script(let action):
             action(self)
         }
@@ -190,9 +196,22 @@ public final class MeshSimulator {
                 }
             case .event(let event):
                 nodes[node].events.append(event)
-                if case .delivered(let message) = event { nodes[node].delivered.append(message) }
+                if case .delivered(let message) = event {
+                    nodes[node].delivered.append(message)
+                    nodes[node].deliveredAt.append(now)
+                }
             }
         }
+        armRelayWakeup(node)
+    }
+
+    /// Wakes a node when its relay scheduler next has a relay due, between ticks.
+    private func armRelayWakeup(_ node: Int) {
+        guard let due = nodes[node].engine.nextRelayDue else { return }
+        let time = max(due, now)
+        if let armed = relayWakeups[node], armed <= time { return }
+        relayWakeups[node] = time
+        queue.push(.relayWake(node: node, at: time), at: time)
     }
 
     private func transmit(_ frame: [UInt8], from node: Int, on link: LinkID) {

@@ -11,6 +11,8 @@ public struct SimNode {
     public internal(set) var engine: MeshEngine
     /// Chat messages delivered to this node, in order.
     public internal(set) var delivered: [DeliveredMessage] = []
+    /// When each message in `delivered` was delivered (virtual time), in the same order.
+    public internal(set) var deliveredAt: [Duration] = []
     /// Every engine event, in order.
     public internal(set) var events: [EngineEvent] = []
     /// Frames this node put on the air, by kind byte.

@@ -7,13 +7,14 @@ import Synchronization
 /// It binds one port; for every configured neighbour it is the central of a link and retries
 /// connecting every `connectInterval`; any node that connects to it gets a peripheral link.
 /// Two nodes that list each other have two links, one per role, as BLE dual role does.
-/// The datagram protocol is in docs/OPERATIONS.md. Socket I/O never blocks; events are
-/// delivered one at a time, in order, on the transport's own serial queue.
+/// The datagram protocol is in docs/OPERATIONS.md. Socket I/O never blocks (a reader thread
+/// waits in `poll` and reads on the queue); events are delivered one at a time, in order, on the
+/// transport's own serial queue.
 public final class UDPTransport: MeshTransport, Sendable {
     private struct State {
         var table: UDPLinkTable
         var handler: (@Sendable (TransportEvent) -> Void)?
-        var readSource: DispatchSourceRead?
+        var reader: SocketReader?
         var timer: DispatchSourceTimer?
         var started = false
         var stopped = false
@@ -49,7 +50,7 @@ public final class UDPTransport: MeshTransport, Sendable {
     deinit {
         state.withLock { state in
             if !state.started { socket.close() }
-            state.readSource?.cancel()
+            state.reader?.stop()
             state.timer?.cancel()
         }
     }
@@ -60,16 +61,15 @@ public final class UDPTransport: MeshTransport, Sendable {
             guard !state.started, !state.stopped else { throw .alreadyStarted }
             state.started = true
             state.handler = handler
-            let read = DispatchSource.makeReadSource(fileDescriptor: socket.fd, queue: queue)
-            read.setEventHandler { [weak self] in self?.drainSocket() }
-            read.setCancelHandler { [socket] in socket.close() }
+            let reader = try SocketReader(
+                fd: socket.fd, queue: queue, onReadable: { [weak self] in self?.drainSocket() },
+                onExit: { [socket] in socket.close() })
             let timer = DispatchSource.makeTimerSource(queue: queue)
             let interval = configuration.tickInterval
             timer.schedule(deadline: .now(), repeating: .nanoseconds(Int(interval / .nanoseconds(1))), leeway: .milliseconds(1))
             timer.setEventHandler { [weak self] in self?.tick() }
-            state.readSource = read
+            state.reader = reader
             state.timer = timer
-            read.resume()
             timer.resume()
         }
     }
@@ -124,13 +124,13 @@ public final class UDPTransport: MeshTransport, Sendable {
             for (datagram, endpoint) in state.table.closeAll() { _ = socket.send(datagram.encoded(), to: endpoint) }
             state.timer?.cancel()
             state.timer = nil
-            return state.readSource != nil
+            return state.reader != nil
         }
         guard lingering else { return }
         queue.asyncAfter(deadline: .now() + .milliseconds(Self.stopLingerMilliseconds)) { [self] in
             state.withLock { state in
-                state.readSource?.cancel()
-                state.readSource = nil
+                state.reader?.stop()
+                state.reader = nil
             }
         }
     }

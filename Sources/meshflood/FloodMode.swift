@@ -16,6 +16,9 @@ enum FloodMode: String, CaseIterable, Sendable {
     case replay
     /// 61 KB direct messages and 4 KB broadcasts, alternating.
     case big
+    /// 61 KB direct messages sent without their last fragment: transfers that never complete,
+    /// so the node's reassembly buffers fill to their caps (issue 12, "Footprint").
+    case partial
 
     /// One line per mode, for `--help`.
     static var summary: String {

@@ -45,7 +45,7 @@ struct Flooder {
                 WallClock.sleep(.milliseconds(10))
                 continue
             }
-            let frames = link.send(envelope)
+            let frames = link.send(envelope, withholdingLast: options.mode == .partial)
             if frames > 0 {
                 tally.messages += 1
                 tally.frames += frames
@@ -84,6 +84,8 @@ struct Flooder {
                 return try factory.freshJoinNotice()
             case .replay:
                 return try nextReplay(progress: progress)
+            case .partial:
+                return try factory.direct(payloadSize: EnvelopeFactory.bigDirectPayload)
             case .big:
                 return index % 2 == 0
                     ? try factory.direct(payloadSize: EnvelopeFactory.bigDirectPayload)

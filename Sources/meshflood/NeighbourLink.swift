@@ -66,17 +66,18 @@ final class NeighbourLink: Sendable {
     /// Frames the transport actually sent.
     var framesSentByTransport: UInt64 { transport.counters().framesSent }
 
-    /// Seals `envelope` for the link and sends its frames; the number of frames sent, 0 when the
+    /// Seals `envelope` for the link and sends its frames (all but the last when
+    /// `withholdingLast`, so the transfer never completes); the number of frames sent, 0 when the
     /// link is not keyed or a frame could not be sent.
     @discardableResult
-    func send(_ envelope: Envelope) -> Int {
+    func send(_ envelope: Envelope, withholdingLast: Bool = false) -> Int {
         let plan: (link: LinkID, frames: [[UInt8]])? = state.withLock { state in
             guard let link = state.link, state.session != nil else { return nil }
             do {
                 let packet = try state.session!.seal(
                     kind: envelope.kind, messageID: envelope.messageID, plaintext: envelope.encoded())
                 let split = try state.sender.split(packet, kind: envelope.kind.rawValue, mtu: state.mtu, now: now())
-                return (link, split.frames)
+                return (link, withholdingLast && split.frames.count > 1 ? Array(split.frames.dropLast()) : split.frames)
             } catch {
                 state.counters.sealOrSplitFailures += 1
                 return nil

@@ -22,5 +22,6 @@ case .exit(let code, let output, let error):
     emit(error, to: STDERR_FILENO)
     exit(code)
 case .run(let config, let invocation):
+    HeapTuning.start()
     DaemonRunner.run(config: config, invocation: invocation)
 }

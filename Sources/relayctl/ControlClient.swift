@@ -1,9 +1,4 @@
 import ControlProtocol
-#if canImport(FoundationEssentials)
-import FoundationEssentials  // JSON, Date and ProcessInfo without ICU's 30 MB of data
-#else
-import Foundation
-#endif
 import Glibc
 
 /// A blocking client of the control socket, for `relayctl` and scripts; every wait is bounded
@@ -77,7 +72,7 @@ public final class ControlClient {
         _ line: [UInt8], as _: Result.Type
     ) throws(ControlClientError) -> ControlReply<Result> {
         do {
-            return try JSONDecoder().decode(ControlReply<Result>.self, from: Data(line))
+            return try ControlJSON.decode(ControlReply<Result>.self, from: line)
         } catch {
             throw .protocolError("reply is not a valid \(Result.self) reply")
         }

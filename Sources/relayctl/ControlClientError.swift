@@ -1,9 +1,4 @@
 import ControlProtocol
-#if canImport(FoundationEssentials)
-import FoundationEssentials  // JSON, Date and ProcessInfo without ICU's 30 MB of data
-#else
-import Foundation
-#endif
 import Glibc
 
 /// Why talking to the control socket failed.

@@ -11,6 +11,7 @@ public enum RelayctlArguments {
         var json = false
         var wantsHelp = false
         var to: String?
+        var exposition: MetricsFormatter.Exposition?
         var command: String?
         var words: [String] = []
         var index = 0
@@ -36,6 +37,8 @@ public enum RelayctlArguments {
             case "-h", "--help": wantsHelp = true
             case "--socket", "-s": socket = try value("--socket", inline: inline)
             case "--to", "-t": to = try value("--to", inline: inline)
+            case "--openmetrics": exposition = .openMetrics
+            case "--prometheus": exposition = .prometheus
             default: throw RelayctlUsageError("unknown option \(parts[0])", command: command)
             }
         }
@@ -46,6 +49,10 @@ public enum RelayctlArguments {
         guard let command else { throw RelayctlUsageError("missing command") }
         guard commands.contains(command) else { throw RelayctlUsageError("unknown command '\(command)'") }
         if command != "send", to != nil { throw RelayctlUsageError("--to only applies to send", command: command) }
+        if command != "stats", exposition != nil {
+            throw RelayctlUsageError("--openmetrics and --prometheus only apply to stats", command: command)
+        }
+        if exposition != nil, json { throw RelayctlUsageError("--json and a metrics format exclude each other", command: command) }
         let parsed: RelayctlCommand
         switch command {
         case "send":
@@ -55,7 +62,7 @@ public enum RelayctlArguments {
             }
             parsed = .send(text: words.joined(separator: " "), to: to?.lowercased())
         case "peers": parsed = .peers
-        case "stats": parsed = .stats
+        case "stats": parsed = exposition.map { .metrics($0) } ?? .stats
         case "watch": parsed = .watch
         case "status": parsed = .status
         default: parsed = .id

@@ -8,6 +8,8 @@ public enum RelayctlCommand: Equatable, Sendable {
     case peers
     /// Show counters and memory.
     case stats
+    /// Print counters and memory as Prometheus metrics (`stats --openmetrics` or `stats --prometheus`).
+    case metrics(MetricsFormatter.Exposition)
     /// Stream events until interrupted.
     case watch
     /// Show a one-screen summary.

@@ -4,6 +4,7 @@ public enum RelayctlHelp {
     public static func usage(_ command: String?) -> String {
         switch command {
         case "send": "usage: relayctl [--json] [--socket PATH] send [--to NODE_ID] TEXT..."
+        case "stats": "usage: relayctl [--json] [--socket PATH] stats [--openmetrics | --prometheus]"
         case let name? where RelayctlArguments.commands.contains(name): "usage: relayctl [--json] [--socket PATH] \(name)"
         default: "usage: relayctl [--json] [--socket PATH] COMMAND [ARGS]   (relayctl --help for more)"
         }
@@ -32,7 +33,16 @@ public enum RelayctlHelp {
         case "peers":
             body = "Lists direct neighbours with their links (role, address, MTU, RSSI) and the nodes\nknown further away with their hop counts."
         case "stats":
-            body = "Shows uptime, memory (resident and peak) and every counter, by group."
+            body = """
+            Shows uptime, memory (resident and peak) and every counter, by group.
+
+              --openmetrics   print them as OpenMetrics text (HELP, TYPE, samples, # EOF)
+              --prometheus    print them in the Prometheus text format node_exporter's textfile
+                              collector reads (meshnoded-metrics.timer writes this)
+
+            Metric names: meshnode_GROUP_COUNTER_total for counters, meshnode_GROUP_COUNTER for
+            gauges; the per-kind groups share meshnode_message_COUNTER_total{kind="KIND"}.
+            """
         case "watch":
             body = "Streams events (messages, peers joining and leaving, links up and down) until\ninterrupted or until meshnoded closes the connection."
         case "status":
@@ -46,7 +56,7 @@ public enum RelayctlHelp {
             Commands:
               send [--to NODE_ID] TEXT   send a broadcast or direct chat message
               peers                      list neighbours and remote nodes
-              stats                      show counters and memory use
+              stats [--openmetrics]      show counters and memory use (or as metrics)
               watch                      stream events
               status                     show a summary
               id                         show this node's identity

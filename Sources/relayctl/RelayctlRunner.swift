@@ -1,9 +1,4 @@
 import ControlProtocol
-#if canImport(FoundationEssentials)
-import FoundationEssentials  // JSON, Date and ProcessInfo without ICU's 30 MB of data
-#else
-import Foundation
-#endif
 
 /// Runs one relayctl invocation against the control socket and returns its exit code.
 ///
@@ -62,6 +57,10 @@ public struct RelayctlRunner: Sendable {
             }
         case .peers: return try ask(client, ControlRequest(id: nil, command: "peers"), PeersReport.self, json, formatter.peers)
         case .stats: return try ask(client, ControlRequest(id: nil, command: "stats"), StatsReport.self, json, formatter.stats)
+        case .metrics(let exposition):
+            return try ask(client, ControlRequest(id: nil, command: "stats"), StatsReport.self, false) {
+                MetricsFormatter.render($0, as: exposition)
+            }
         case .status: return try ask(client, ControlRequest(id: nil, command: "status"), StatusReport.self, json, formatter.status)
         case .id: return try ask(client, ControlRequest(id: nil, command: "id"), IdentityReport.self, json, formatter.identity)
         case .watch: return try watch(client, json: json)
@@ -83,7 +82,7 @@ public struct RelayctlRunner: Sendable {
         let reply = try client.request(ControlRequest(id: nil, command: "watch"), as: WatchReport.self)
         guard reply.ok else { return refused(reply.error) }
         while let line = try client.nextLine(waitForever: true) {
-            guard let event = try? JSONDecoder().decode(ControlEventLine.self, from: Data(line)).event else {
+            guard let event = try? ControlJSON.decode(ControlEventLine.self, from: line).event else {
                 throw .protocolError("event line is not {\"event\": {...}}")
             }
             out(json ? String(decoding: ControlJSON.line(event), as: UTF8.self) : formatter.event(event))

@@ -1,9 +1,4 @@
 import ControlProtocol
-#if canImport(FoundationEssentials)
-import FoundationEssentials  // JSON, Date and ProcessInfo without ICU's 30 MB of data
-#else
-import Foundation
-#endif
 import Glibc
 
 // relayctl: parse, run, exit. The client lives beside this file (RelayctlArguments,
@@ -18,10 +13,23 @@ let write: @Sendable (Int32, String) -> Void = { fd, text in
         offset += count
     }
 }
+/// The process environment as `NAME=value` pairs (what ProcessInfo gives, without Foundation).
+func processEnvironment() -> [String: String] {
+    var result: [String: String] = [:]
+    var entry = environ
+    while let pointer = entry.pointee {
+        let pair = String(cString: pointer)
+        if let equals = pair.firstIndex(of: "=") {
+            result[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
+        }
+        entry += 1
+    }
+    return result
+}
 let runner = RelayctlRunner(out: { write(STDOUT_FILENO, $0) }, err: { write(STDERR_FILENO, $0) })
 do throws(RelayctlUsageError) {
     let invocation = try RelayctlArguments.parse(Array(CommandLine.arguments.dropFirst()),
-                                                 environment: ProcessInfo.processInfo.environment)
+                                                 environment: processEnvironment())
     exit(runner.run(invocation).rawValue)
 } catch {
     write(STDERR_FILENO, "relayctl: \(error.message)\n\(RelayctlHelp.usage(error.command))\n")

@@ -38,29 +38,15 @@ extension MeshSimulator {
     func keyExchangesSent(_ index: Int) -> UInt64 { nodes[index].engine.kindCounters[.keyExchange].sent }
 }
 
-/// People spread over a floor, linking to those within radio range (at most `maxDegree` links each).
+/// People spread over a floor, linking to those within radio range (at most `maxDegree` links each):
+/// `MeshGraph.randomGeometric` as the older tests name it.
 struct Floor {
     let edges: [(Int, Int)]
     let count: Int
 
     init(people count: Int, side: Double, range: Double, maxDegree: Int, seed: UInt64) {
-        var random = SplitMix64(seed: seed)
-        let spots = (0..<count).map { _ in
-            (Double(random.next() % 10_000) / 10_000 * side, Double(random.next() % 10_000) / 10_000 * side)
-        }
-        var degree = [Int](repeating: 0, count: count)
-        var edges: [(Int, Int)] = []
-        for a in 0..<count {
-            for b in (a + 1)..<count {
-                let dx = spots[a].0 - spots[b].0
-                let dy = spots[a].1 - spots[b].1
-                guard dx * dx + dy * dy < range * range, degree[a] < maxDegree, degree[b] < maxDegree else { continue }
-                edges.append((a, b))
-                degree[a] += 1
-                degree[b] += 1
-            }
-        }
-        self.edges = edges
+        let graph = MeshGraph.randomGeometric(nodes: count, side: side, range: range, maxLinks: maxDegree, seed: seed)
+        self.edges = graph.edges.map { ($0.a, $0.b) }
         self.count = count
     }
 

@@ -66,6 +66,10 @@ struct ControlServerTests {
     @Test("garbage gets bad_request and the connection stays usable", arguments: [
         "not json", "{", "[1,2]", "42", #"{"command": 5}"#, #"{"id": 9}"#, "\u{1}\u{2}",
         String(repeating: "[", count: 10_000),
+        // Invalid JSON in a field the server ignores (Foundation's JSONDecoder took these).
+        #"{"command":"id","x":"\ud800"}"#, #"{"command":"id","x":01}"#, #"{"command":"id","x":[1,]}"#,
+        "{\"command\":\"id\",\"x\":\"a\tb\"}",
+        #"{"command":"id","x":"# + String(repeating: "[", count: 32) + String(repeating: "]", count: 32) + "}",
     ])
     func garbage(_ line: String) throws {
         let fixture = try ServerFixture()

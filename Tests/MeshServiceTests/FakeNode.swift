@@ -37,8 +37,12 @@ final class FakeNode: NodeControlling {
             remote: [RemoteNodeReport(nodeID: Self.nodeID, name: nil, hops: 2, lastHeardSecondsAgo: 70)])
     }
 
+    /// What `stats` returns instead of the fixed report, when set.
+    let statsReport = Mutex<StatsReport?>(nil)
+
     func stats() -> StatsReport {
-        StatsReport(uptimeSeconds: 3725, memory: MemoryReport(residentBytes: 12_582_912, peakResidentBytes: 16_777_216),
+        if let report = statsReport.withLock({ $0 }) { return report }
+        return StatsReport(uptimeSeconds: 3725, memory: MemoryReport(residentBytes: 12_582_912, peakResidentBytes: 16_777_216),
                     counters: ["message": ["relayed": 7, "delivered": 2], "control": ["requests": 1]])
     }
 

@@ -1,11 +1,15 @@
 #!/bin/bash
-# Scenario for `scripts/blelab-run --systemd`: meshnoded installed by `make install` (no DESTDIR)
-# and run by systemd as meshnoded.service, with all of its hardening, on Debian's stock
-# bluetoothd; a second meshnoded, started by hand on another emulated controller, is its neighbour.
-#   make build && scripts/blelab-run --systemd -n 4 -t 900 Tests/VM/systemd-unit.sh [SCRATCH]
-# SCRATCH is the scratch path `make build` used (default .build). Checks, in order:
-#   1. make install creates user meshnode, the unit, the D-Bus policy and the config;
-#   2. systemctl start returns once the daemon said READY=1: active (running), status text,
+# Scenario for `scripts/blelab-run --systemd`: meshnoded installed from its Debian package
+# (`make deb`, not `make install`) and run by systemd as meshnoded.service, with all of its
+# hardening, on Debian's stock bluetoothd; a second meshnoded, started by hand on another
+# emulated controller, is its neighbour.
+#   make build && make deb && make deb VERSION=X+1 DEBDIR=... &&
+#   scripts/blelab-run --systemd -n 4 -t 900 Tests/VM/systemd-unit.sh DEB DEB_UPGRADE
+# (scripts/test-systemd.sh does all of it). Checks, in order:
+#   1. dpkg -i installs it: user meshnode (sysusers.d), the unit enabled and started by the
+#      package itself, the D-Bus policy, the conffile, man pages, completion, the metrics timer
+#      disabled; the configuration is then edited as an operator would;
+#   2. systemctl restart returns once the daemon said READY=1: active (running), status text,
 #      WatchdogUSec 30 s; the state directory is 0700 and owned by meshnode;
 #   3. the service's node links with the hand-started node over BLE; relayctl (the default
 #      socket /run/meshnoded/control.sock) shows the neighbour;
@@ -15,9 +19,14 @@
 #   7. SIGKILL of the main process: Restart=on-failure starts it again with the same node ID;
 #      with a 6 s watchdog (a drop-in) a healthy node stays up and a frozen one is restarted;
 #   8. systemctl stop ends it cleanly (Result=success); systemd-analyze security prints its score;
-#   9. make uninstall removes the unit and binaries and keeps the identity and the config.
+#   9. meshnoded-metrics.service writes the metrics file, which python3-prometheus-client parses;
+#  10. dpkg -i of the package with a higher version: the config edit and the identity are kept,
+#      the service is restarted exactly once (one stop, one start, a new invocation);
+#  11. dpkg -r: the service is stopped and its files gone; config, identity and user kept;
+#  12. dpkg -P: config, identity, user and group gone.
 . "$MESHLAB_LIB"
-scratch=${1:-.build}
+deb=$1
+deb_upgrade=$2
 failed=0
 stamp() { printf '%7.2f  %s\n' "$(uptime_s)" "$*"; }
 fail() { stamp "FAIL: $*"; failed=1; }
@@ -38,11 +47,32 @@ read -r -a adapters <<< "$MESHLAB_ADAPTERS"
 [ ${#adapters[@]} -ge 2 ] || { echo "only ${#adapters[@]} adapters: $MESHLAB_ADAPTERS"; exit 3; }
 stamp "systemd $(systemctl --version | head -n 1 | cut -d' ' -f2), adapters ${adapters[*]}"
 
-# 1. Install as an operator would.
-make install SCRATCH="$scratch" > "$MESHLAB_OUT/install.log" 2>&1 || { cat "$MESHLAB_OUT/install.log"; fail "make install"; exit 1; }
+# 1. Install as an operator would: the package enables and starts the unit by itself.
+export DEBIAN_FRONTEND=noninteractive
+# The VM's root is this machine's, and a container image's /usr/sbin/policy-rc.d forbids
+# starting services from packages (exit 101); a Pi has none. Set it aside, as a Pi would be.
+if [ -e /usr/sbin/policy-rc.d ]; then
+  mv /usr/sbin/policy-rc.d /usr/sbin/policy-rc.d.meshlab-aside
+  stamp "set aside /usr/sbin/policy-rc.d (a container's)"
+fi
+# man-db's trigger re-indexes every manual page, minutes under emulation; `man` finds pages without it.
+rm -f /var/lib/man-db/auto-update
+[ -f "$deb" ] && [ -f "$deb_upgrade" ] || { fail "packages not found: $deb $deb_upgrade"; exit 1; }
+dpkg -i "$deb" < /dev/null > "$MESHLAB_OUT/install.log" 2>&1 || { cat "$MESHLAB_OUT/install.log"; fail "dpkg -i $deb"; exit 1; }
+stamp "installed $(dpkg-query -W -f='${Package} ${Version} ${Status}' meshnoded)"
 getent passwd meshnode > /dev/null || fail "no user meshnode"
-[ -f /etc/systemd/system/meshnoded.service ] || fail "no unit"
-[ -f /usr/share/dbus-1/system.d/meshnoded.conf ] || fail "no D-Bus policy"
+[ "$(getent passwd meshnode | cut -d: -f6,7)" = /var/lib/meshnoded:/usr/sbin/nologin ] || fail "user meshnode: $(getent passwd meshnode)"
+for file in /usr/bin/meshnoded /usr/bin/relayctl /usr/lib/systemd/system/meshnoded.service /usr/lib/sysusers.d/meshnoded.conf \
+  /usr/share/dbus-1/system.d/meshnoded.conf /etc/meshnoded/meshnoded.conf /usr/share/bash-completion/completions/relayctl \
+  /usr/lib/systemd/system/meshnoded-metrics.timer /usr/libexec/meshnoded/meshnoded-metrics; do
+  [ -e "$file" ] || fail "the package did not install $file"
+done
+for page in meshnoded relayctl meshnoded.conf; do man -w "$page" > /dev/null 2>&1 || fail "no man page $page"; done
+wait_until 60 systemctl is-active -q meshnoded && stamp "the package started meshnoded by itself: $(prop ActiveState)/$(prop SubState)" \
+  || fail "meshnoded did not come up after install: $(prop ActiveState)/$(prop SubState)"
+[ "$(systemctl is-enabled meshnoded)" = enabled ] || fail "meshnoded is $(systemctl is-enabled meshnoded) after install"
+[ "$(systemctl is-enabled meshnoded-metrics.timer)" = disabled ] || fail "the metrics timer is $(systemctl is-enabled meshnoded-metrics.timer)"
+wait_until 30 test -f /var/lib/meshnoded/identity.key || fail "no identity after the first start"
 cat >> /etc/meshnoded/meshnoded.conf <<CONF
 
 # Written by Tests/VM/systemd-unit.sh.
@@ -56,8 +86,8 @@ adapter = ${adapters[0]}
 CONF
 meshnoded --config /etc/meshnoded/meshnoded.conf --check-config || fail "--check-config refused the config"
 
-# 2. Start under systemd.
-if systemctl start meshnoded; then stamp "systemctl start returned"; else fail "systemctl start"; fi
+# 2. Restart under systemd with the edited configuration.
+if systemctl restart meshnoded; then stamp "systemctl restart returned"; else fail "systemctl restart"; fi
 [ "$(prop ActiveState)/$(prop SubState)" = active/running ] || fail "state $(prop ActiveState)/$(prop SubState)"
 stamp "status text: $(prop StatusText); watchdog $(prop WatchdogUSec)"
 [ "$(prop WatchdogUSec)" = 30s ] || fail "WatchdogUSec is $(prop WatchdogUSec)"
@@ -135,13 +165,66 @@ systemd-analyze security meshnoded --no-pager | tail -n 1
 kill -TERM "$hand"; wait "$hand" || fail "hand node exited $?"
 journalctl -u meshnoded --no-pager > "$MESHLAB_OUT/journal-meshnoded.txt"
 
-# 9. Uninstall: the unit and binaries go, the node's identity and config stay.
-make uninstall SCRATCH="$scratch" >> "$MESHLAB_OUT/install.log" 2>&1 || fail "make uninstall"
-[ -e /etc/systemd/system/meshnoded.service ] && fail "unit still installed"
-[ -e /usr/local/bin/meshnoded ] && fail "meshnoded still installed"
-[ "$(systemctl show meshnoded -p LoadState --value)" = not-found ] || fail "systemd still loads meshnoded"
-[ -f /var/lib/meshnoded/identity.key ] || fail "uninstall removed the node identity"
-[ -f /etc/meshnoded/meshnoded.conf ] || fail "uninstall removed the config"
-stamp "uninstalled; identity and config kept"
+# 9. The metrics timer's service writes a file node_exporter's textfile collector can read.
+systemctl start meshnoded
+wait_until 30 sh -c 'relayctl --json id > /dev/null 2>&1' || fail "no control socket after start"
+if systemctl start meshnoded-metrics.service; then
+  prom=/var/lib/prometheus/node-exporter/meshnoded.prom
+  /usr/bin/python3 -c 'import sys; from prometheus_client.parser import text_string_to_metric_families as parse
+names = {s.name for f in parse(open(sys.argv[1]).read()) for s in f.samples}
+assert {"meshnode_uptime_seconds", "meshnode_message_relayed_total"} <= names, names
+print(len(names), "metric names parsed")' "$prom" > "$MESHLAB_OUT/metrics-parse.txt" 2>&1 \
+    && stamp "metrics: $(cat "$MESHLAB_OUT/metrics-parse.txt") from $prom ($(stat -c '%a %U' "$prom"))" \
+    || fail "metrics file did not parse: $(tail -n 3 "$MESHLAB_OUT/metrics-parse.txt")"
+else
+  fail "meshnoded-metrics.service failed: $(journalctl -u meshnoded-metrics --no-pager -o cat | tail -n 3)"
+fi
+
+# 10. Upgrade to the rebuilt package: config edit and identity kept, one restart.
+identity_hash=$(sha256sum < /var/lib/meshnoded/identity.key)
+config_hash=$(sha256sum < /etc/meshnoded/meshnoded.conf)
+node_id=$(service_ctl --json id | json_text nodeID)
+invocation=$(prop InvocationID)
+restarts=$(prop NRestarts)
+cursor=$(journalctl -n 0 --show-cursor -q | sed -n 's/^-- cursor: //p')
+dpkg -i "$deb_upgrade" < /dev/null >> "$MESHLAB_OUT/install.log" 2>&1 || { tail -n 20 "$MESHLAB_OUT/install.log"; fail "dpkg -i $deb_upgrade"; }
+stamp "upgraded to $(dpkg-query -W -f='${Version}' meshnoded)"
+[ "$(dpkg-query -W -f='${Version}' meshnoded)" = "$(dpkg-deb -f "$deb_upgrade" Version)" ] || fail "the version did not change"
+[ "$(sha256sum < /etc/meshnoded/meshnoded.conf)" = "$config_hash" ] || fail "the upgrade changed the edited configuration"
+grep -q '^name = unit node$' /etc/meshnoded/meshnoded.conf || fail "the configuration edit is gone"
+[ ! -e /etc/meshnoded/meshnoded.conf.dpkg-new ] && [ ! -e /etc/meshnoded/meshnoded.conf.dpkg-old ] || fail "dpkg left .dpkg-new/.dpkg-old files"
+[ "$(sha256sum < /var/lib/meshnoded/identity.key)" = "$identity_hash" ] || fail "the upgrade changed the identity"
+wait_until 30 systemctl is-active -q meshnoded || fail "not active after the upgrade"
+wait_until 30 sh -c 'relayctl --json id > /dev/null 2>&1'
+[ "$(service_ctl --json id | json_text nodeID)" = "$node_id" ] || fail "node ID changed across the upgrade"
+[ "$(prop InvocationID)" != "$invocation" ] || fail "the upgrade did not restart meshnoded"
+[ "$(prop NRestarts)" = "$restarts" ] || fail "NRestarts went from $restarts to $(prop NRestarts): a crash during the upgrade"
+journalctl -u meshnoded --after-cursor="$cursor" --no-pager -o cat > "$MESHLAB_OUT/journal-upgrade.txt"
+starts=$(grep -c '^Started meshnoded.service' "$MESHLAB_OUT/journal-upgrade.txt")
+stops=$(grep -c '^Stopped meshnoded.service' "$MESHLAB_OUT/journal-upgrade.txt")
+[ "$starts/$stops" = 1/1 ] && stamp "upgrade: restarted once (1 stop, 1 start), node $node_id, config and identity kept" \
+  || fail "upgrade: $stops stops and $starts starts of meshnoded.service (want 1 and 1)"
+
+# 11. Remove: stopped, files gone; configuration, identity and user kept.
+dpkg -r meshnoded < /dev/null >> "$MESHLAB_OUT/install.log" 2>&1 || fail "dpkg -r"
+[ "$(dpkg-query -W -f='${Status}' meshnoded)" = "deinstall ok config-files" ] || fail "status after remove: $(dpkg-query -W -f='${Status}' meshnoded)"
+pgrep -x meshnoded > /dev/null && fail "meshnoded still running after remove"
+# Removed but not purged, the unit is masked (deb-systemd-helper, as debhelper does) or gone.
+case $(systemctl show meshnoded -p LoadState --value) in masked|not-found) ;; *) fail "systemd still loads meshnoded after remove";; esac
+[ -e /usr/bin/meshnoded ] && fail "meshnoded still installed"
+[ -f /var/lib/meshnoded/identity.key ] || fail "remove deleted the node identity"
+grep -q '^name = unit node$' /etc/meshnoded/meshnoded.conf || fail "remove deleted the configuration"
+getent passwd meshnode > /dev/null || fail "remove deleted the user"
+stamp "removed; identity, configuration and user kept"
+
+# 12. Purge: everything goes.
+dpkg -P meshnoded < /dev/null >> "$MESHLAB_OUT/install.log" 2>&1 || fail "dpkg -P"
+dpkg-query -W meshnoded > /dev/null 2>&1 && fail "dpkg still knows meshnoded after purge"
+[ "$(systemctl show meshnoded -p LoadState --value)" = not-found ] || fail "meshnoded is $(systemctl show meshnoded -p LoadState --value) after purge"
+[ -e /etc/meshnoded ] && fail "purge left /etc/meshnoded"
+[ -e /var/lib/meshnoded ] && fail "purge left /var/lib/meshnoded"
+getent passwd meshnode > /dev/null && fail "purge left user meshnode"
+getent group meshnode > /dev/null && fail "purge left group meshnode"
+stamp "purged; configuration, identity, user and group gone"
 stamp "result: $([ $failed = 0 ] && echo PASS || echo FAIL)"
 exit $failed

@@ -1,3 +1,4 @@
+import BoundedJSON
 import ControlProtocol
 import Foundation
 import FuzzSupport
@@ -12,18 +13,27 @@ public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePoi
 /// Cuts the input into JSON lines as the control server does and decodes each as a
 /// `ControlRequest` (and as a watch event line, which relayctl reads). A request that decodes must
 /// encode with `ControlJSON.line` to one newline-terminated line that decodes to the same request;
-/// a `to` that parses as a node ID must print back as the same hex digits.
+/// a `to` that parses as a node ID must print back as the same hex digits. On every line that is
+/// valid JSON within `ControlJSON.limits`, BoundedJSON (what meshnoded decodes with) must decode
+/// the same request as Foundation's `JSONDecoder`, or fail where it fails. (JSONDecoder also takes
+/// lines whose ignored fields are not valid JSON, such as `"x":"\ud800"` or `"x":01`; meshnoded
+/// refuses those: docs/CONTROL.md.)
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = FuzzInput(data, size).bytes
     for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true) {
-        let json = Data(line)
-        _ = try? JSONDecoder().decode(ControlEventLine.self, from: json)
-        guard let request = try? JSONDecoder().decode(ControlRequest.self, from: json) else { continue }
+        _ = try? ControlJSON.decode(ControlEventLine.self, from: line)
+        let request = try? ControlJSON.decode(ControlRequest.self, from: line)
+        if (try? JSONParser.parse(line, limits: ControlJSON.limits)) != nil {
+            let foundation = try? JSONDecoder().decode(ControlRequest.self, from: Data(line))
+            fuzzCheck(request == foundation,
+                      "BoundedJSON decoded \(String(describing: request)), JSONDecoder \(String(describing: foundation))")
+        }
+        guard let request else { continue }
         let encoded = ControlJSON.line(request)
         fuzzCheck(encoded.last == UInt8(ascii: "\n") && encoded.dropLast().firstIndex(of: UInt8(ascii: "\n")) == nil,
                   "request did not encode to one line")
-        let again = try? JSONDecoder().decode(ControlRequest.self, from: Data(encoded.dropLast()))
+        let again = try? ControlJSON.decode(ControlRequest.self, from: encoded.dropLast())
         fuzzCheck(again == request, "request \(request) came back as \(String(describing: again))")
         if let to = request.to, let node = NodeID(hex: to) {
             fuzzCheck(node.hex == to.lowercased(), "node ID \(to) prints as \(node.hex)")

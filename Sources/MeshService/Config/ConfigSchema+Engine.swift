@@ -35,6 +35,19 @@ extension ConfigSchema {
     private static let relayOptions: [ConfigOption] = [
         ttl("message", "chat messages", 0...16, \.ttlMessage),
         ttl("join", "join notices", 0...16, \.ttlJoin),
+        ConfigOption(
+            section: "relay", key: "scheduler", alias: nil, valueHint: "managed|plain",
+            summary: "managed flooding (fewer relays where the mesh is dense) or plain RelayChat flooding",
+            apply: { config, text throws(InvalidValue) in config.relay.scheduler = try ConfigValue.choice(text, of: RelaySchedulerKind.self) },
+            render: { $0.relay.scheduler.rawValue }),
+        duration("relay", "managed.slot", "managed flooding: relay window per ready neighbour",
+                 .zero...(.seconds(1)), \.relay.managedSlot),
+        duration("relay", "managed.max_window", "managed flooding: the longest a relay is held",
+                 .zero...(.seconds(5)), \.relay.managedMaxWindow),
+        count("relay", "managed.cancel_after", "managed flooding: cancel a relay after this many neighbours relayed it (0: never)",
+              0...64, \.relay.managedCancelAfter),
+        count("relay", "managed.coverage", "managed flooding: skip a neighbour once this many relaying nodes are known linked to it",
+              1...16, \.relay.managedCoverage),
     ]
 
     private static let timerOptions: [ConfigOption] = [

@@ -2,7 +2,7 @@ import Flooding
 import MeshNode
 import MeshProtocol
 
-/// `[relay]` settings: how far messages and join notices travel. The link-local kinds
+/// `[relay]` settings: how far messages and join notices travel, and how relays are scheduled. The link-local kinds
 /// (heartbeat, key exchange, profile) are never relayed: the protocol fixes their limit at 0,
 /// so there is nothing to configure. Defaults come from `HopLimits.relayChatDefaults`.
 public struct RelaySettings: Equatable, Sendable {
@@ -11,8 +11,30 @@ public struct RelaySettings: Equatable, Sendable {
     /// Hop limit of join notices.
     public var ttlJoin = HopLimits.relayChatDefaults.limit(for: .joinNotice)
 
+    /// Which relay scheduler runs: managed flooding (the default, from docs/PERFORMANCE.md) or plain.
+    public var scheduler = RelaySchedulerKind.managed
+    /// Managed flooding: relay window per ready neighbour.
+    public var managedSlot = ManagedFloodingParameters().slot
+    /// Managed flooding: the longest a relay is held.
+    public var managedMaxWindow = ManagedFloodingParameters().maxWindow
+    /// Managed flooding: cancel a held relay after this many neighbours relayed it (0: never).
+    public var managedCancelAfter = ManagedFloodingParameters().cancelAfterCopies
+    /// Managed flooding: skip a target once this many relaying nodes are known linked to it.
+    public var managedCoverage = ManagedFloodingParameters().coverage
+
     /// Creates the defaults.
     public init() {}
+
+    /// The scheduler these settings choose, with its parameters.
+    public var schedulerChoice: RelaySchedulerChoice {
+        switch scheduler {
+        case .plain: .plain
+        case .managed:
+            .managed(ManagedFloodingParameters(
+                slot: managedSlot, maxWindow: managedMaxWindow, cancelAfterCopies: managedCancelAfter,
+                coverage: managedCoverage))
+        }
+    }
 
     /// The hop-limit table these settings give: the defaults with the two relayed kinds set.
     public var hopLimits: HopLimits {
@@ -21,4 +43,12 @@ public struct RelaySettings: Equatable, Sendable {
         table.limits[.joinNotice] = ttlJoin
         return table
     }
+}
+
+/// The `[relay] scheduler` values.
+public enum RelaySchedulerKind: String, CaseIterable, Sendable {
+    /// Managed flooding: relays held briefly and sent only to neighbours not known to have the message.
+    case managed
+    /// Plain RelayChat flooding: every relay at once to every neighbour.
+    case plain
 }

@@ -1,5 +1,4 @@
 import ControlProtocol
-import Foundation
 import MeshProtocol
 
 /// Turns one request line into one reply line by asking the node; no I/O.
@@ -24,9 +23,9 @@ struct ControlRequestHandler: Sendable {
     func handle(_ line: [UInt8]) -> Outcome {
         let request: ControlRequest
         do {
-            request = try JSONDecoder().decode(ControlRequest.self, from: Data(line))
+            request = try ControlJSON.decode(ControlRequest.self, from: line)
         } catch {
-            let id = (try? JSONDecoder().decode(IDOnly.self, from: Data(line)))?.id
+            let id = (try? ControlJSON.decode(IDOnly.self, from: line))?.id
             return failure(id, .badRequest, "request must be a JSON object with a string 'command'"
                            + " (and, for send, a string 'text' and a string or null 'to')")
         }

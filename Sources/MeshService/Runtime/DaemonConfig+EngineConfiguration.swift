@@ -19,6 +19,7 @@ extension DaemonConfig {
             freshness: FreshnessRule(maxClockSkew: seen.maxClockSkew, enabled: seen.checkTimestamps),
             deniedNodes: nodeDeny, allowedNodes: nodeAllow)
         configuration.admission = links.limits
+        configuration.relayScheduler = relay.schedulerChoice
         // Unkeyed links may hold at most half the transport's slots, so keyed neighbours always have room.
         let slots = transport.kind == .bluez ? bluez.maxConnections : udp.maxLinks
         configuration.admission.maxUnkeyedLinks = min(links.maxUnkeyed, max(1, slots / 2))

@@ -1,6 +1,5 @@
 import ControlProtocol
 import Dispatch
-import Foundation
 import GATTBridge
 import Glibc
 import MeshCrypto
@@ -28,7 +27,7 @@ public enum DaemonRunner {
         }
         let engine = MeshEngine(
             identity: identity, configuration: config.engineConfiguration, fragmenterLimits: config.fragmenterLimits,
-            wallClockAtZero: UInt64(Date().timeIntervalSince1970 * 1000))
+            wallClockAtZero: Self.wallClockMilliseconds())
         let seenStore = SeenCacheStore(directory: config.node.stateDirectory, capacity: config.seen.capacity)
         restoreSeenCache(from: seenStore, into: engine, logger: logger)
         let runtime = NodeRuntime(
@@ -91,6 +90,13 @@ public enum DaemonRunner {
             })
         signals.start()
         dispatchMain()
+    }
+
+    /// Milliseconds since the Unix epoch (CLOCK_REALTIME).
+    static func wallClockMilliseconds() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return UInt64(time.tv_sec) * 1000 + UInt64(time.tv_nsec) / 1_000_000
     }
 
     /// Fills the new engine's seen cache from what the last clean stop kept, so a copy of a

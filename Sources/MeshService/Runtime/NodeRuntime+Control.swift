@@ -1,5 +1,5 @@
 import ControlProtocol
-import Foundation
+import Glibc
 import MeshNode
 import MeshProtocol
 
@@ -52,6 +52,7 @@ extension NodeRuntime: NodeControlling {
             for kind in MessageKind.allCases { counters[kind.description] = CounterDictionary.make(from: engine.kindCounters[kind]) }
             counters["links"] = CounterDictionary.make(from: engine.linkCounters)
             counters["hold"] = CounterDictionary.make(from: engine.holdCounters)
+            counters["relay"] = CounterDictionary.make(from: engine.relayCounters)
             counters["admission"] = CounterDictionary.make(from: engine.admissionCounters)
             let (inboxCounters, waiting) = inbox.withLock { ($0.events.counters, $0.events.waitingFrames) }
             counters["inbox"] = CounterDictionary.make(from: inboxCounters).merging(["waiting_frames": UInt64(waiting)]) { $1 }

@@ -3,11 +3,12 @@ import MeshProtocol
 
 extension NodeRuntime {
     /// Logs an engine event with structured fields and streams it to watchers.
-    /// Message text never goes to the log.
+    /// Message text never goes to the log. What happens once per message (delivered, relayed,
+    /// dropped) is logged at debug: at info a flood would cost a record per message.
     func report(_ event: EngineEvent) {
         switch event {
         case .delivered(let message):
-            logger.info(.messageDelivered, "message delivered",
+            logger.debug(.messageDelivered, "message delivered",
                         LogFields(peer: message.origin, kind: .message, hops: Int(message.hops), messageID: message.messageID))
             broadcast(.message(id: message.messageID, from: message.origin, to: message.destination,
                                hops: Int(message.hops), text: message.text))
@@ -28,7 +29,7 @@ extension NodeRuntime {
             logger.warning(.handshakeFailed, "no valid profile within the handshake timeout; link closed",
                            LogFields(link: link, reason: "handshake_timeout"))
         case .relayed(let id, let kind, let hops, let count, let opaque):
-            logger.info(.messageRelayed, "relayed to \(count) neighbour(s)\(opaque ? " (sealed, opaque)" : "")",
+            logger.debug(.messageRelayed, "relayed to \(count) neighbour(s)\(opaque ? " (sealed, opaque)" : "")",
                         LogFields(kind: kind, hops: Int(hops), messageID: id, reason: opaque ? "opaque" : nil))
         case .dropped(let id, let kind, let cause, let link):
             let fields = LogFields(kind: kind, messageID: id, link: link, reason: cause.code)

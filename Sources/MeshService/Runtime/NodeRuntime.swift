@@ -1,6 +1,6 @@
 import ControlProtocol
 import Dispatch
-import Foundation
+import Glibc
 import MeshCrypto
 import MeshLink
 import MeshNode
@@ -18,6 +18,8 @@ public final class NodeRuntime: Sendable {
     struct EngineQueueState {
         let engine: MeshEngine
         var tickTimer: DispatchSourceTimer?
+        /// When the one-shot relay wake-up is armed for (NodeRuntime+RelayWakeup.swift).
+        var relayWakeup: Duration?
         var watchers: [UInt64: @Sendable (WatchEvent) -> Void] = [:]
         var nextWatcher: UInt64 = 1
         var state = "starting"
@@ -180,11 +182,14 @@ public final class NodeRuntime: Sendable {
                 report(event)
             }
         }
+        armRelayWakeup()
     }
 
-    /// Sends a watch event to every watcher.
-    func broadcast(_ event: WatchEvent) {
-        for sink in watchers.values { sink(event) }
+    /// Sends a watch event to every watcher; with none, the event is never built.
+    func broadcast(_ event: @autoclosure () -> WatchEvent) {
+        guard !watchers.isEmpty else { return }
+        let built = event()
+        for sink in watchers.values { sink(built) }
     }
 
     /// Takes a transport event in (any thread) and makes sure a drain is queued.

@@ -34,9 +34,9 @@ public final class QueueConfined<Value>: @unchecked Sendable {
 
     /// The value; only on the owning queue.
     public var value: Value {
-        get {
+        _read {
             preconditionOnQueue()
-            return storage
+            yield storage
         }
         _modify {
             preconditionOnQueue()

@@ -1,5 +1,4 @@
 import CSystemd
-import Foundation
 import Glibc
 import MeshProtocol
 import Synchronization

@@ -1,5 +1,4 @@
 import CSystemd
-import Foundation
 import Glibc
 import MeshProtocol
 import Synchronization
@@ -14,7 +13,9 @@ public enum LogDestination: Sendable {
     case custom(@Sendable (LogRecord) -> Void)
 
     /// journald when stderr is the journal stream (`JOURNAL_STREAM`), stderr otherwise.
-    public static func automatic(environment: [String: String] = ProcessInfo.processInfo.environment) -> LogDestination {
+    public static func automatic(
+        environment: [String: String] = ["JOURNAL_STREAM": getenv("JOURNAL_STREAM").map { String(cString: $0) }].compactMapValues { $0 }
+    ) -> LogDestination {
         JournalStream.stderrIsJournal(environment: environment["JOURNAL_STREAM"]) ? .journal : .stderr
     }
 }

@@ -1,6 +1,5 @@
 import CSystemd
 import Dispatch
-import Foundation
 import Glibc
 import Synchronization
 

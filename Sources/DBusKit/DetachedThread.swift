@@ -1,0 +1,46 @@
+import Glibc
+
+/// Starts a detached POSIX thread (Foundation's `Thread` without Foundation).
+enum DetachedThread {
+    /// The name and body handed through pthread's `void *` argument.
+    private final class Start: Sendable {
+        let name: String
+        let body: @Sendable () -> Void
+
+        init(name: String, body: @escaping @Sendable () -> Void) {
+            self.name = name
+            self.body = body
+        }
+    }
+
+    /// The thread's entry: takes back the retained `Start`, names the thread, runs the body.
+    private static let entry: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { pointer in
+        guard let pointer else { return nil }
+        let start = Unmanaged<Start>.fromOpaque(pointer).takeRetainedValue()
+        nameThisThread(start.name)
+        start.body()
+        return nil
+    }
+
+    /// Runs `body` on a new detached thread named `name`; false when the thread could not be created.
+    @discardableResult
+    static func start(name: String, _ body: @escaping @Sendable () -> Void) -> Bool {
+        let argument = Unmanaged.passRetained(Start(name: name, body: body)).toOpaque()
+        var thread = pthread_t()
+        guard pthread_create(&thread, nil, entry, argument) == 0 else {
+            Unmanaged<Start>.fromOpaque(argument).release()
+            return false
+        }
+        pthread_detach(thread)
+        return true
+    }
+
+    /// Names the calling thread as `ps -L` and `top -H` show it (Linux keeps 15 bytes); best effort.
+    private static func nameThisThread(_ name: String) {
+        let descriptor = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        let bytes = Array(name.utf8.prefix(15))
+        _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+    }
+}

@@ -1,0 +1,46 @@
+import Dispatch
+import Glibc
+
+/// glibc heap settings for a small long-running daemon (docs/PERFORMANCE.md, "Footprint").
+///
+/// Under a fragment flood the node allocates and frees tens of thousands of small buffers a
+/// second on several threads. With glibc's defaults each thread may get its own arena (up to 8
+/// per core) and freed chunks stay resident in every one; fewer arenas and a periodic
+/// `malloc_trim` give freed pages back. `mallopt` and `malloc_trim` are glibc's, from
+/// `<malloc.h>`, which the Glibc module does not export: they are looked up with `dlsym`, and
+/// without them (another libc) nothing changes.
+enum HeapTuning {
+    /// glibc's `M_ARENA_MAX` (`<malloc.h>`).
+    static let mArenaMax: Int32 = -8
+    /// The most malloc arenas (glibc's default is 8 per core).
+    static let arenas: Int32 = 2
+    /// How often free heap pages are returned to the kernel.
+    static let trimInterval = DispatchTimeInterval.seconds(5)
+
+    private typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
+    private typealias MallocTrim = @convention(c) (Int) -> Int32
+
+    /// Applies the arena cap now and starts the trim timer on the main queue once
+    /// `dispatchMain()` runs it, after the daemon's signal sources exist: a dispatch source
+    /// registered before them made SIGTERM get lost now and then (SystemdNotifyTests), because
+    /// a thread libdispatch started for it did not have the signals blocked. Without glibc's
+    /// functions nothing changes.
+    static func start() {
+        guard let malloptSymbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt"),
+              let trimSymbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim")
+        else { return }
+        let mallopt = unsafeBitCast(malloptSymbol, to: Mallopt.self)
+        let trim = unsafeBitCast(trimSymbol, to: MallocTrim.self)
+        _ = mallopt(mArenaMax, arenas)
+        DispatchQueue.main.async {
+            let timer = DispatchSource.makeTimerSource(queue: .main)
+            timer.schedule(deadline: .now() + trimInterval, repeating: trimInterval)
+            timer.setEventHandler { _ = trim(0) }
+            timer.resume()
+            trimTimer = timer
+        }
+    }
+
+    /// The running trim timer, kept alive here; only on the main queue.
+    @MainActor private static var trimTimer: (any DispatchSourceTimer)?
+}

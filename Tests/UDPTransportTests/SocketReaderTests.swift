@@ -1,0 +1,43 @@
+import Dispatch
+import Glibc
+import MeshTestSupport
+import Testing
+@testable import UDPTransport
+
+@Suite("The socket reader thread")
+struct SocketReaderTests {
+    @Test("Readable data is handed over on the queue, and stop ends the thread through its exit action once")
+    func handsOverOnTheQueueAndStops() throws {
+        var ends: [Int32] = [-1, -1]
+        try #require(pipe(&ends) == 0)
+        let (readEnd, writeEnd) = (ends[0], ends[1])
+        defer {
+            close(readEnd)
+            close(writeEnd)
+        }
+        let queue = DispatchQueue(label: "socket-reader-test")
+        let key = DispatchSpecificKey<Int>()
+        queue.setSpecific(key: key, value: 7)
+        let handedOver = Recorder<Int?>()
+        let exits = Recorder<Int>()
+        let reader = try SocketReader(
+            fd: readEnd, queue: queue,
+            onReadable: {
+                var byte: UInt8 = 0
+                _ = read(readEnd, &byte, 1)
+                handedOver.append(DispatchQueue.getSpecific(key: key))
+            },
+            onExit: { exits.append(1) })
+        for _ in 0..<3 {
+            var byte: UInt8 = 1
+            _ = write(writeEnd, &byte, 1)
+        }
+        #expect(handedOver.wait { $0.count == 3 })
+        #expect(handedOver.all == [7, 7, 7], "every read runs on the queue")
+        reader.stop()
+        reader.stop()
+        #expect(exits.wait { $0.count == 1 })
+        #expect(exits.all.count == 1)
+        #expect(handedOver.all.count == 3)
+    }
+}

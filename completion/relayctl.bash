@@ -1,0 +1,61 @@
+# bash completion for relayctl(1): commands, options, and node IDs for `send --to` taken from
+# `relayctl --json peers` (neighbours and remote nodes). Installed as
+# /usr/share/bash-completion/completions/relayctl.
+
+# The node IDs the running daemon knows, one per line; nothing when it cannot be reached.
+_relayctl_node_ids()
+{
+    local socket_args=("$@")
+    relayctl "${socket_args[@]}" --json peers 2>/dev/null \
+        | grep -o '"nodeID":"[0-9a-f]\{32\}"' | cut -d'"' -f4 | sort -u
+}
+
+_relayctl()
+{
+    local cur prev words cword
+    if declare -F _init_completion >/dev/null; then
+        _init_completion -n = || return
+    else
+        cur=${COMP_WORDS[COMP_CWORD]}
+        prev=${COMP_WORDS[COMP_CWORD - 1]}
+        words=("${COMP_WORDS[@]}")
+        cword=$COMP_CWORD
+    fi
+
+    local commands="send peers stats watch status id help"
+    local global="--json --socket --help"
+    local command="" socket_args=() i
+    for ((i = 1; i < cword; i++)); do
+        case ${words[i]} in
+            --socket|-s) socket_args=(--socket "${words[i + 1]}"); ((i++)) ;;
+            --socket=*) socket_args=("${words[i]}") ;;
+            --to|-t) ((i++)) ;;
+            -*) ;;
+            *) [[ -z $command ]] && command=${words[i]} ;;
+        esac
+    done
+
+    case $prev in
+        --socket|-s)
+            COMPREPLY=($(compgen -f -- "$cur"))
+            return
+            ;;
+        --to|-t)
+            COMPREPLY=($(compgen -W "$(_relayctl_node_ids "${socket_args[@]}")" -- "$cur"))
+            return
+            ;;
+    esac
+    if [[ $cur == --to=* ]]; then
+        COMPREPLY=($(compgen -W "$(_relayctl_node_ids "${socket_args[@]}")" -- "${cur#--to=}"))
+        return
+    fi
+
+    case $command in
+        "") COMPREPLY=($(compgen -W "$commands $global" -- "$cur")) ;;
+        send) [[ $cur == -* ]] && COMPREPLY=($(compgen -W "--to $global" -- "$cur")) ;;
+        stats) COMPREPLY=($(compgen -W "--openmetrics --prometheus $global" -- "$cur")) ;;
+        help) COMPREPLY=($(compgen -W "$commands" -- "$cur")) ;;
+        *) COMPREPLY=($(compgen -W "$global" -- "$cur")) ;;
+    esac
+}
+complete -F _relayctl relayctl

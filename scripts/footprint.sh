@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Reproduces the footprint figures of docs/PERFORMANCE.md ("Footprint: flash and memory"):
+# builds with `make build`, stages `make install DESTDIR=...` (stripped), prints the installed
+# sizes, then runs the installed meshnoded over loopback UDP: idle, with 50 neighbours, and under
+# a fragment flood (meshflood --mode partial) from 50 links; prints RSS figures, writes JSON.
+# Usage: scripts/footprint.sh [--out FILE] [--neighbours 50] [--flooders 50] [--flood-seconds 20]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="/opt/swift/usr/bin:$PATH"
+make build >/dev/null
+stage="$(mktemp -d /tmp/footprint-stage.XXXXXX)"
+trap 'rm -rf "$stage"' EXIT
+make install DESTDIR="$stage" >/dev/null
+# meshflood with the Makefile's flags, so the shared modules are not rebuilt.
+read -r -a flags <<<"$(sed -n 's/^SWIFTFLAGS *?= *//p' Makefile)"
+swift build "${flags[@]}" --product meshflood >/dev/null
+python3 scripts/footprint.py --stage-bin "$stage/usr/local/bin" \
+    --tool-bin "$(swift build "${flags[@]}" --show-bin-path)" "$@"
