@@ -110,11 +110,11 @@ extension MeshEngine {
             if withinShare, envelope.kind == .joinNotice, let copy = router.relayCopy(of: envelope) {
                 recentJoins.record(copy, now: now)
             }
-            if let relay { scheduler.schedule(relay, neighbours: readyNeighbours().count, now: now) }
+            if let relay { scheduler.schedule(relay, neighbours: readyNeighbourCount(), now: now) }
             flushRelays(now: now)
         case .shorterPath(let relay):
             kindCounters[envelope.kind].shorterPath += 1
-            if let relay { scheduler.schedule(relay, neighbours: readyNeighbours().count, now: now) }
+            if let relay { scheduler.schedule(relay, neighbours: readyNeighbourCount(), now: now) }
             flushRelays(now: now)
         }
     }

@@ -72,6 +72,14 @@ extension MeshEngine {
         neighbourTable.linkedNeighbours.filter { profiles[$0] != nil }
     }
 
+    /// How many neighbours `readyNeighbours()` lists, counted without building the list (it is
+    /// asked once per relay, for the scheduler).
+    func readyNeighbourCount() -> Int {
+        var count = 0
+        for entry in neighbourTable.neighbours.values where !entry.links.isEmpty && profiles[entry.nodeID] != nil { count += 1 }
+        return count
+    }
+
     /// Neighbours that messages and join notices are addressed to: the ready ones and those in
     /// their departure grace (their copies are held), sorted by ID.
     func relayTargets() -> [NodeID] {
