@@ -57,7 +57,11 @@ let package = Package(
         // Executables.
         .executableTarget(name: "meshnoded", dependencies: ["MeshService"]),
         .executableTarget(name: "relayctl", dependencies: ["ControlProtocol", "MeshProtocol"]),
-        .executableTarget(name: "meshbench", dependencies: ["MeshProtocol", "Flooding", "MeshNode", "MeshSim", "MeshCrypto", "Fragmenter"]),
+        .executableTarget(name: "meshbench", dependencies: [
+            "MeshProtocol", "MeshLink", "Flooding", "MeshNode", "MeshSim", "MeshCrypto", "Fragmenter", "CAllocationCounter",
+        ]),
+        // Counts the process's heap allocations by interposing malloc and friends (meshbench only).
+        .target(name: "CAllocationCounter"),
         // The mesh at scale: N simulated engines, plain or managed flooding (issue 12, docs/PERFORMANCE.md).
         .executableTarget(name: "meshsim", dependencies: ["MeshProtocol", "Flooding", "MeshNode", "MeshSim"]),
         .executableTarget(name: "gattcheck", dependencies: ["MeshLink", "GATTBridge"]),

@@ -87,8 +87,8 @@ public struct FloodRouter: Sendable {
     /// neighbour but the sender, the route and the origin.
     private func relayPlan(for envelope: Envelope, from sender: NodeID, neighbours: some Collection<NodeID>) -> RelayPlan? {
         guard let relayed = relayCopy(of: envelope) else { return nil }
-        let excluded = Set(envelope.route).union([sender, envelope.origin])
-        let targets = neighbours.filter { !excluded.contains($0) }.sorted()
+        // The route holds at most `Envelope.maxRouteLength` IDs: a scan costs less than a set.
+        let targets = neighbours.filter { $0 != sender && $0 != envelope.origin && !envelope.route.contains($0) }.sorted()
         return targets.isEmpty ? nil : RelayPlan(envelope: relayed, targets: targets)
     }
 

@@ -37,6 +37,97 @@ public enum AESGCM {
         return nonce + ciphertext + tag
     }
 
+    /// Seals `plaintext` under a 32-byte key and appends the combined box `nonce ‖ ciphertext ‖
+    /// tag` to `output`, written in place. On failure `output` is left as it was.
+    static func seal(
+        _ plaintext: [UInt8], key: [UInt8], nonce: [UInt8], aad: [UInt8], appendingTo output: inout [UInt8]
+    ) throws(CryptoError) {
+        try checkKey(key)
+        let context = try makeContext(key: key, nonce: nonce, aad: aad, plaintext: plaintext, encrypt: true)
+        defer { EVP_CIPHER_CTX_free(context) }
+        try encrypt(plaintext, nonce: nonce, aad: aad, context: context, appendingTo: &output)
+    }
+
+    /// The length checks of every seal and open: a 12-byte nonce, inputs within `maxInputLength`.
+    static func checkInputs(nonce: [UInt8], plaintext: [UInt8], aad: [UInt8], length: Int? = nil) throws(CryptoError) {
+        guard nonce.count == nonceByteCount else {
+            throw .invalidLength(field: "AES-GCM nonce", expected: nonceByteCount, actual: nonce.count)
+        }
+        let size = length ?? plaintext.count
+        guard size <= maxInputLength else {
+            throw .tooLarge(field: "AES-GCM input", size: size, limit: maxInputLength)
+        }
+        guard aad.count <= maxInputLength else {
+            throw .tooLarge(field: "AES-GCM AAD", size: aad.count, limit: maxInputLength)
+        }
+    }
+
+    /// Encrypts with a context already keyed and given `nonce`, appending `nonce ‖ ciphertext ‖
+    /// tag` to `output` in place; on failure `output` is left as it was.
+    static func encrypt(
+        _ plaintext: [UInt8], nonce: [UInt8], aad: [UInt8], context: OpaquePointer, appendingTo output: inout [UInt8]
+    ) throws(CryptoError) {
+        try feedAAD(aad, context: context)
+        let start = output.count
+        output.append(contentsOf: nonce)
+        let body = output.count
+        output.append(contentsOf: repeatElement(0, count: plaintext.count + tagByteCount))
+        do throws(CryptoError) {
+            try output.withUnsafeMutableBufferPointer { (buffer) throws(CryptoError) in
+                let base = buffer.baseAddress! + body
+                var written: Int32 = 0
+                if !plaintext.isEmpty {
+                    try OpenSSL.check(
+                        EVP_EncryptUpdate(context, base, &written, plaintext, Int32(plaintext.count)), "EVP_EncryptUpdate")
+                }
+                var finalWritten: Int32 = 0
+                try OpenSSL.check(EVP_EncryptFinal_ex(context, base + Int(written), &finalWritten), "EVP_EncryptFinal_ex")
+                let total = Int(written) + Int(finalWritten)
+                guard total == plaintext.count else {
+                    throw .invalidLength(field: "AES-GCM ciphertext", expected: plaintext.count, actual: total)
+                }
+                try OpenSSL.check(
+                    EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_GET_TAG, Int32(tagByteCount), base + total),
+                    "EVP_CIPHER_CTX_ctrl(GET_TAG)")
+            }
+        } catch {
+            output.removeSubrange(start...)
+            throw error
+        }
+    }
+
+    /// Decrypts `packet[body]` (the ciphertext; the 16-byte tag follows it) with a context
+    /// already keyed and given its nonce; returns the plaintext only if the tag verifies.
+    static func decrypt(_ packet: [UInt8], body: Range<Int>, aad: [UInt8], context: OpaquePointer) throws(CryptoError) -> [UInt8] {
+        var tag = Array(packet[body.upperBound..<(body.upperBound + tagByteCount)])
+        try OpenSSL.check(
+            EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_SET_TAG, Int32(tagByteCount), &tag), "EVP_CIPHER_CTX_ctrl(SET_TAG)")
+        try feedAAD(aad, context: context)
+        var plaintext = [UInt8](repeating: 0, count: body.count)
+        var written: Int32 = 0
+        let verified = try packet.withUnsafeBufferPointer { (input) throws(CryptoError) -> Int32 in
+            try plaintext.withUnsafeMutableBufferPointer { (output) throws(CryptoError) -> Int32 in
+                if !body.isEmpty {
+                    try OpenSSL.check(
+                        EVP_DecryptUpdate(context, output.baseAddress!, &written, input.baseAddress! + body.lowerBound, Int32(body.count)),
+                        "EVP_DecryptUpdate")
+                }
+                var finalWritten: Int32 = 0
+                // Final writes nothing for GCM; a spare pointer past the plaintext is never written.
+                var spare: UInt8 = 0
+                return EVP_DecryptFinal_ex(context, &spare, &finalWritten)
+            }
+        }
+        guard verified == 1 else {
+            OpenSSL.clearErrors()
+            throw .authenticationFailed
+        }
+        guard Int(written) == body.count else {
+            throw .invalidLength(field: "AES-GCM plaintext", expected: body.count, actual: Int(written))
+        }
+        return plaintext
+    }
+
     private static func checkKey(_ key: [UInt8]) throws(CryptoError) {
         guard key.count == keyByteCount else {
             throw .invalidLength(field: "AES-256 key", expected: keyByteCount, actual: key.count)

@@ -57,15 +57,13 @@ enum ECDSASignature {
     /// Verifies a DER signature over SHA-256(message). OpenSSL rejects non-DER (BER) encodings,
     /// trailing bytes, and r or s outside 1...n-1.
     static func verifyDER(_ der: [UInt8], message: [UInt8], key: P256PublicKey) -> Bool {
-        guard !der.isEmpty, der.count <= 256, let context = EVP_MD_CTX_new() else { return false }
-        defer { EVP_MD_CTX_free(context) }
-        guard EVP_DigestVerifyInit_ex(context, nil, "SHA256", nil, nil, key.key.pointer, nil) == 1 else {
+        guard !der.isEmpty, der.count <= 256, let digest = try? SHA256Digest.hash(message) else {
             OpenSSL.clearErrors()
             return false
         }
-        let result = EVP_DigestVerify(context, der, der.count, message, message.count)
-        if result != 1 { OpenSSL.clearErrors() }
-        return result == 1
+        let valid = key.key.verify(der: der, digest: digest)
+        if !valid { OpenSSL.clearErrors() }
+        return valid
     }
 }
 

@@ -67,12 +67,17 @@ struct P256PrivateKey: Sendable {
         return scalar
     }
 
-    /// ECDH: the 32-byte x-coordinate of d·Q, with the peer point validated by OpenSSL.
+    /// ECDH: the 32-byte x-coordinate of d·Q.
+    ///
+    /// The peer point is not checked again here: every `P256PublicKey` was checked when it was
+    /// made (on the curve, not infinity; see `P256PublicKey.checkPublic`) or came from a key
+    /// OpenSSL generated. Asking `EVP_PKEY_derive_set_peer_ex` to validate it again cost as much
+    /// as the derivation itself on every call.
     func sharedSecret(with peer: P256PublicKey) throws(CryptoError) -> [UInt8] {
         let context = try OpenSSL.nonNull(EVP_PKEY_CTX_new_from_pkey(nil, key.pointer, nil), "EVP_PKEY_CTX_new_from_pkey")
         defer { EVP_PKEY_CTX_free(context) }
         try OpenSSL.check(EVP_PKEY_derive_init(context), "EVP_PKEY_derive_init")
-        guard EVP_PKEY_derive_set_peer_ex(context, peer.key.pointer, 1) == 1 else {
+        guard EVP_PKEY_derive_set_peer_ex(context, peer.key.pointer, 0) == 1 else {
             OpenSSL.clearErrors()
             throw .invalidPublicKey
         }

@@ -97,11 +97,14 @@ public struct P256PublicKey: Sendable, Equatable, Hashable {
     /// Hashes the point.
     public func hash(into hasher: inout Hasher) { hasher.combine(x963) }
 
-    /// Runs OpenSSL's full public-key check (on curve, not infinity, correct order).
-    private static func checkPublic(_ key: OpaquePointer) throws(CryptoError) {
+    /// Runs OpenSSL's public-key check: not the point at infinity, coordinates below p, on the
+    /// curve. The "quick" check leaves out only the order check (n·Q = O), which is a full
+    /// scalar multiplication and can never fail on P-256: its cofactor is 1, so every point on
+    /// the curve other than infinity has order n.
+    static func checkPublic(_ key: OpaquePointer) throws(CryptoError) {
         let context = try OpenSSL.nonNull(EVP_PKEY_CTX_new_from_pkey(nil, key, nil), "EVP_PKEY_CTX_new_from_pkey")
         defer { EVP_PKEY_CTX_free(context) }
-        guard EVP_PKEY_public_check(context) == 1 else {
+        guard EVP_PKEY_public_check_quick(context) == 1 else {
             OpenSSL.clearErrors()
             throw .invalidPublicKey
         }

@@ -56,4 +56,51 @@ struct LinkState {
 
     /// The neighbour on the link, once keyed.
     var neighbour: NodeID? { keyed?.neighbour }
+
+    /// Runs `body` on the keyed link in place, keeping the stage; nil (and `body` not run)
+    /// before keys. Unlike `keyed`'s get and set, the session is not copied: its replay window
+    /// is mutated where it lives (the hot path of every frame sent and received).
+    mutating func withKeyed<Result, Failure: Error>(
+        _ body: (inout KeyedLink) throws(Failure) -> Result
+    ) throws(Failure) -> Result? {
+        // Move the stage out (no retain of the session's references), work, move it back.
+        var taken = LinkStage.keying
+        swap(&taken, &stage)
+        switch consume taken {
+        case .keying:
+            return nil
+        case .awaitingProfile(var keyed):
+            defer { stage = .awaitingProfile(keyed) }
+            return try body(&keyed)
+        case .ready(var keyed):
+            defer { stage = .ready(keyed) }
+            return try body(&keyed)
+        }
+    }
+
+    /// Seals `envelope` (`encoded` is its encoding) with the link keys, in place; nil before
+    /// keys. `rekey` is true when the keys have now carried enough (`LinkHandshake.needsRekey`).
+    mutating func seal(_ envelope: Envelope, encoded: [UInt8], now: Duration) throws(CryptoError) -> (packet: [UInt8], rekey: Bool)? {
+        guard let (packet, messagesSent) = try withKeyed({ (keyed) throws(CryptoError) in
+            (try keyed.session.seal(kind: envelope.kind, messageID: envelope.messageID, plaintext: encoded),
+             keyed.session.messagesSent)
+        }) else { return nil }
+        return (packet, handshake.needsRekey(messagesSent: messagesSent, now: now))
+    }
+
+    /// Splits `message` at the link's MTU with its frame sender, in place.
+    mutating func split(_ message: [UInt8], kind: MessageKind, now: Duration) throws(SplitError) -> SplitMessage {
+        try sender.split(message, kind: kind.rawValue, mtu: info.mtu, now: now)
+    }
+
+    /// Remembers a send for `window`, keeping at most `limit` (oldest dropped first).
+    mutating func noteRecentSend(_ envelope: Envelope, now: Duration, window: Duration, limit: Int) {
+        // Sends are appended in time order, so the expired ones are a prefix; a clock that went
+        // back (never, in the engine) would leave some for the count limit to push out.
+        var expired = 0
+        while expired < recentSends.count, now - recentSends[expired].sentAt >= window { expired += 1 }
+        if expired > 0 { recentSends.removeFirst(expired) }
+        if recentSends.count >= limit { recentSends.removeFirst() }
+        recentSends.append((envelope, now))
+    }
 }

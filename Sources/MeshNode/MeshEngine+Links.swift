@@ -60,8 +60,19 @@ extension MeshEngine {
         sendFrames(of: envelope.encoded(), kind: .keyExchange, on: link, now: now)
     }
 
+    /// Runs `body` on a link's state in place; nil when there is no such link. Through
+    /// `Dictionary.Values` the state is mutated where it lives: `links[link]?.mutate()` moves it
+    /// into an optional and back, and `links[link]?.field` copies all of it first (a retain and
+    /// a release of each of its references), several times per frame on the relay path.
+    func withLink<Result, Failure: Error>(
+        _ link: LinkID, _ body: (inout LinkState) throws(Failure) -> Result
+    ) throws(Failure) -> Result? {
+        guard let index = links.index(forKey: link) else { return nil }
+        return try body(&links.values[index])
+    }
+
     func frameReceived(_ frame: [UInt8], on link: LinkID, now: Duration) {
-        guard links[link] != nil else {
+        guard links.index(forKey: link) != nil else {
             linkCounters.unknownLinkFrames += 1
             return
         }
@@ -143,7 +154,20 @@ extension MeshEngine {
     }
 
     private func receiveSealed(_ packet: [UInt8], kind: MessageKind, on link: LinkID, now: Duration) {
-        guard var state = links[link], var keyed = state.keyed else {
+        let result: (opened: (messageID: MessageID, plaintext: [UInt8]), neighbour: NodeID)?
+        do {
+            // In place: a copy of the link state would copy its replay window on every packet.
+            result = try withLink(link) { (state) throws(CryptoError) in
+                try state.withKeyed { (keyed) throws(CryptoError) in
+                    (try keyed.session.open(kind: kind, packet: packet), keyed.neighbour)
+                }
+            } ?? nil
+        } catch {
+            if case .replay = error { linkCounters.replays += 1 } else { linkCounters.sealFailures += 1 }
+            emit(.dropped(nil, kind: kind, cause: .linkSeal("\(error)"), link: link))
+            return
+        }
+        guard let (opened, neighbour) = result else {
             linkCounters.unkeyedFrames += 1
             emit(.dropped(nil, kind: kind, cause: .unkeyed, link: link))
             // The neighbour has keys and we do not: our half of the exchange was lost.
@@ -151,18 +175,6 @@ extension MeshEngine {
             startKeyExchange(on: link, now: now)
             return
         }
-        let opened: (messageID: MessageID, plaintext: [UInt8])
-        do {
-            opened = try keyed.session.open(kind: kind, packet: packet)
-        } catch {
-            if case .replay = error { linkCounters.replays += 1 } else { linkCounters.sealFailures += 1 }
-            state.keyed = keyed
-            links[link] = state
-            emit(.dropped(nil, kind: kind, cause: .linkSeal("\(error)"), link: link))
-            return
-        }
-        state.keyed = keyed
-        links[link] = state
         let envelope: Envelope
         do {
             envelope = try Envelope(decoding: opened.plaintext)
@@ -175,7 +187,7 @@ extension MeshEngine {
             return
         }
         kindCounters[kind].received += 1
-        neighbourTable.heard(keyed.neighbour, now: now)
-        receiveEnvelope(envelope, on: link, now: now)
+        neighbourTable.heard(neighbour, now: now)
+        receiveEnvelope(envelope, from: neighbour, on: link, now: now)
     }
 }

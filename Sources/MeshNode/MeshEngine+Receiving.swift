@@ -4,14 +4,13 @@ import MeshLink
 import MeshProtocol
 
 extension MeshEngine {
-    /// Handles an envelope that came out of a link seal on `link`.
-    func receiveEnvelope(_ envelope: Envelope, on link: LinkID, now: Duration) {
-        guard let state = links[link], let sender = state.neighbour else { return }
+    /// Handles an envelope that came out of a link seal on `link`, keyed with `sender`.
+    func receiveEnvelope(_ envelope: Envelope, from sender: NodeID, on link: LinkID, now: Duration) {
         switch envelope.kind {
         case .profile:
             receiveProfile(envelope, from: sender, on: link, now: now)
         case .heartbeat:
-            guard state.phase == .ready, envelope.hops == 0, envelope.origin == sender else {
+            guard links[link]?.phase == .ready, envelope.hops == 0, envelope.origin == sender else {
                 drop(envelope, cause: .foreignHeartbeat, on: link, counter: \.droppedUnverifiable)
                 return
             }
@@ -111,11 +110,11 @@ extension MeshEngine {
             if withinShare, envelope.kind == .joinNotice, let copy = router.relayCopy(of: envelope) {
                 recentJoins.record(copy, now: now)
             }
-            if let relay { scheduler.schedule(relay, neighbours: readyNeighbours().count, now: now) }
+            if let relay { scheduler.schedule(relay, neighbours: readyNeighbourCount(), now: now) }
             flushRelays(now: now)
         case .shorterPath(let relay):
             kindCounters[envelope.kind].shorterPath += 1
-            if let relay { scheduler.schedule(relay, neighbours: readyNeighbours().count, now: now) }
+            if let relay { scheduler.schedule(relay, neighbours: readyNeighbourCount(), now: now) }
             flushRelays(now: now)
         }
     }
@@ -141,7 +140,10 @@ extension MeshEngine {
         for scheduled in scheduler.due(now: now) {
             let plan = scheduled.plan
             var count = 0
-            for target in plan.targets where sendOrHold(plan.envelope, to: target, now: now) == .sent { count += 1 }
+            let encoded = plan.envelope.encoded()
+            for target in plan.targets where sendOrHold(plan.envelope, to: target, now: now, encoded: encoded) == .sent {
+                count += 1
+            }
             kindCounters[plan.envelope.kind].relayed += UInt64(count)
             emit(.relayed(
                 plan.envelope.messageID, kind: plan.envelope.kind, hops: plan.envelope.hops, count: count,

@@ -52,8 +52,9 @@ extension MeshEngine {
     func originate(_ envelope: Envelope, now: Duration) -> OriginatedMessage {
         router.recordOriginated(envelope.messageID, now: now)
         var outcome = OriginatedMessage(messageID: envelope.messageID, sentTo: 0, heldFor: 0)
+        let encoded = envelope.encoded()
         for neighbour in relayTargets() {
-            switch sendOrHold(envelope, to: neighbour, now: now) {
+            switch sendOrHold(envelope, to: neighbour, now: now, encoded: encoded) {
             case .sent:
                 kindCounters[envelope.kind].sent += 1
                 outcome.sentTo += 1
@@ -71,6 +72,14 @@ extension MeshEngine {
         neighbourTable.linkedNeighbours.filter { profiles[$0] != nil }
     }
 
+    /// How many neighbours `readyNeighbours()` lists, counted without building the list (it is
+    /// asked once per relay, for the scheduler).
+    func readyNeighbourCount() -> Int {
+        var count = 0
+        for entry in neighbourTable.neighbours.values where !entry.links.isEmpty && profiles[entry.nodeID] != nil { count += 1 }
+        return count
+    }
+
     /// Neighbours that messages and join notices are addressed to: the ready ones and those in
     /// their departure grace (their copies are held), sorted by ID.
     func relayTargets() -> [NodeID] {
@@ -79,9 +88,11 @@ extension MeshEngine {
 
     /// Sends an envelope to a neighbour on its best link, or holds it while the neighbour has
     /// no ready link (inside its departure grace).
-    func sendOrHold(_ envelope: Envelope, to neighbour: NodeID, now: Duration) -> NeighbourDelivery {
-        if neighbourTable.bestLink(to: neighbour) != nil {
-            return sendEnvelope(envelope, to: neighbour, now: now) ? .sent : .notSent
+    /// `encoded` is `envelope.encoded()` when the caller has it (one relay goes to several
+    /// neighbours: it is encoded once).
+    func sendOrHold(_ envelope: Envelope, to neighbour: NodeID, now: Duration, encoded: [UInt8]? = nil) -> NeighbourDelivery {
+        if let link = neighbourTable.bestLink(to: neighbour) {
+            return sendEnvelope(envelope, on: link, now: now, encoded: encoded) ? .sent : .notSent
         }
         guard envelope.kind == .message || envelope.kind == .joinNotice else { return .notSent }
         return held.hold(envelope, for: neighbour, now: now) ? .held : .notSent
@@ -100,7 +111,12 @@ extension MeshEngine {
     @discardableResult
     func sendEnvelope(_ envelope: Envelope, to neighbour: NodeID, now: Duration) -> Bool {
         guard let link = neighbourTable.bestLink(to: neighbour) else { return false }
-        guard sendSealed(envelope, on: link, now: now) else { return false }
+        return sendEnvelope(envelope, on: link, now: now)
+    }
+
+    /// Seals and sends an envelope on `link` (a neighbour's best link).
+    private func sendEnvelope(_ envelope: Envelope, on link: LinkID, now: Duration, encoded: [UInt8]? = nil) -> Bool {
+        guard sendSealed(envelope, on: link, now: now, encoded: encoded) else { return false }
         if envelope.kind == .message || envelope.kind == .joinNotice { noteRecentSend(envelope, on: link, now: now) }
         return true
     }
@@ -109,32 +125,25 @@ extension MeshEngine {
     private func noteRecentSend(_ envelope: Envelope, on link: LinkID, now: Duration) {
         let window = configuration.hold.resendWindow
         let limit = configuration.hold.messagesPerNeighbour
-        // Oldest first, so what has expired is a prefix: dropping it (and, at the limit, one more)
-        // moves the rest down instead of copying and testing every entry on every send. The
-        // counts are taken in a closure so no copy of the array is alive when it changes.
-        guard window > .zero, limit > 0, let counts = links[link].map({ state in
-            (all: state.recentSends.count, expired: state.recentSends.prefix { now - $0.sentAt >= window }.count)
-        }) else { return }
-        let drop = min(counts.all, max(counts.expired, counts.all - limit + 1))
-        if drop > 0 { links[link]?.recentSends.removeFirst(drop) }
-        links[link]?.recentSends.append((envelope, now))
+        guard window > .zero, limit > 0 else { return }
+        withLink(link) { $0.noteRecentSend(envelope, now: now, window: window, limit: limit) }
     }
 
     /// Seals an envelope with a link's key and sends its frames.
     @discardableResult
-    func sendSealed(_ envelope: Envelope, on link: LinkID, now: Duration) -> Bool {
-        // Only the keys are copied out: a copy of the whole link state would still share the
-        // frame sender's tables when `sendFrames` changes them, and copy them on every send.
-        guard var keyed = links[link]?.keyed else { return false }
-        let packet: [UInt8]
+    func sendSealed(_ envelope: Envelope, on link: LinkID, now: Duration, encoded: [UInt8]? = nil) -> Bool {
+        // In place: copying the link state out (Dictionary's getter) and back retains each of
+        // its references, and mutating the copy copied its replay window and held transfer IDs.
+        let sealed: (packet: [UInt8], rekey: Bool)?
         do {
-            packet = try keyed.session.seal(kind: envelope.kind, messageID: envelope.messageID, plaintext: envelope.encoded())
+            sealed = try withLink(link) { (state) throws(CryptoError) in
+                try state.seal(envelope, encoded: encoded ?? envelope.encoded(), now: now)
+            } ?? nil
         } catch {
             linkCounters.sealFailures += 1
             return false
         }
-        let rekey = links[link]?.handshake.needsRekey(messagesSent: keyed.session.messagesSent, now: now) ?? false
-        links[link]?.keyed = keyed
+        guard let (packet, rekey) = sealed else { return false }
         let sent = sendFrames(of: packet, kind: envelope.kind, on: link, now: now)
         if rekey {
             linkCounters.rekeys += 1
@@ -146,17 +155,16 @@ extension MeshEngine {
     /// Splits a message for the link's current MTU and queues its frames.
     @discardableResult
     func sendFrames(of message: [UInt8], kind: MessageKind, on link: LinkID, now: Duration) -> Bool {
-        guard let mtu = links[link]?.info.mtu else { return false }
-        let split: SplitMessage?
+        let split: SplitMessage
         do {
-            // In place: splitting a copy of the link state would copy the sender's table of held
-            // transfer IDs (up to 16,384) on every send, as it is shared with the stored state.
-            split = try links[link]?.sender.split(message, kind: kind.rawValue, mtu: mtu, now: now)
+            // In place (see sendSealed).
+            guard let made = try withLink(link, { (state) throws(SplitError) in try state.split(message, kind: kind, now: now) })
+            else { return false }
+            split = made
         } catch {
             linkCounters.splitFailures += 1
             return false
         }
-        guard let split else { return false }
         for frame in split.frames { actions.append(.send(frame, on: link)) }
         return true
     }

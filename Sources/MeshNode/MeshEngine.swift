@@ -36,6 +36,9 @@ public final class MeshEngine {
     let wallClockAtZero: UInt64
     var pacing: AnnouncementPacing
     var actions: [EngineAction] = []
+    var originKeys = OriginKeyCache()
+    /// Set only through the `@_spi(Benchmark)` seam (BenchmarkSeam.swift); false in production.
+    var skipsSignatureChecksForBenchmark = false
 
     /// Creates an engine.
     /// - Parameters:

@@ -1,0 +1,34 @@
+import MeshSim
+
+/// The whole engine in the simulator: a 10-node full mesh.
+struct SimulatorReport: Codable {
+    var broadcasts: Int
+    var deliveries: Int
+    var frames: Int
+    var wallSeconds: Double
+    var cpuSeconds: Double
+    /// Frames handled per wall second (the simulator is single-threaded).
+    var framesPerWallSecond: Double
+}
+
+enum SimulatorBench {
+    static func run(_ output: Output, scale: Int) throws -> SimulatorReport {
+        output.heading("Whole engine in the simulator")
+        let sim = try MeshSimulator(nodeCount: 10, seed: 5)
+        for a in 0..<10 { for b in (a + 1)..<10 { sim.connect(a, b) } }
+        sim.run(for: .seconds(10))
+        let framesBefore = sim.framesDelivered
+        let rounds = 200 / scale
+        let sample = try Timing.measure(count: rounds) { round in
+            _ = try sim.send(from: round % 10, text: "benchmark message \(round)")
+            sim.run(for: .milliseconds(100))
+        }
+        let frames = sim.framesDelivered - framesBefore
+        let delivered = sim.nodes.reduce(0) { $0 + $1.delivered.count }
+        output.line("10-node full mesh: \(rounds) broadcasts, \(delivered) deliveries, \(frames) frames in \(rounded(sample.wallSeconds, 3)) s wall")
+        output.row("  frames handled per wall second", formatRate(Double(frames) / sample.wallSeconds))
+        return SimulatorReport(
+            broadcasts: rounds, deliveries: delivered, frames: frames, wallSeconds: sample.wallSeconds,
+            cpuSeconds: sample.cpuSeconds, framesPerWallSecond: Double(frames) / sample.wallSeconds)
+    }
+}
