@@ -24,7 +24,10 @@ STATEDIR   ?= /var/lib/meshnoded
 DESTDIR    ?=
 SWIFT      ?= swift
 SCRATCH    ?= .build
-SWIFTFLAGS ?= -c release --static-swift-stdlib
+# lld with packed relative relocations (DT_RELR, glibc >= 2.36): the 30,000 relocations of the
+# position-independent binary take 6 KB instead of 735 KB, which the loader no longer reads at
+# every start (0.97 MiB less resident, docs/PERFORMANCE.md "Footprint").
+SWIFTFLAGS ?= -c release --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
 STRIP      ?= -s
 BUILDDIR   := $(SCRATCH)/release
 STAGE      := $(abspath $(SCRATCH))/stage
