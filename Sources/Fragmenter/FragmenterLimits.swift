@@ -17,7 +17,7 @@ public struct FragmenterLimits: Equatable, Hashable, Sendable {
     /// Bytes charged per buffered fragment on top of its slice, for the receiver's bookkeeping:
     /// its 8-byte entry in the transfer's piece list (which may be up to twice as long as needed
     /// while it grows), its bit in the held-fragment bitmap, and malloc's rounding of the slice
-    /// buffer (up to 15 bytes). A transfer is charged more when its buffers hold more allocated.
+    /// buffer. A transfer is charged more when more is reserved for its buffers.
     public static let bookkeepingBytesPerFragment = 40
 
     /// The largest message, in bytes, that is split or reassembled.

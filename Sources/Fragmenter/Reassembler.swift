@@ -14,7 +14,7 @@ public struct Reassembler: Sendable {
     /// What this link's frames and transfers came to so far.
     public private(set) var counters = FragmenterCounters()
     /// Bytes charged for unfinished transfers: per transfer, the larger of its slice bytes plus
-    /// `bookkeepingBytesPerFragment` each and the bytes its buffers have allocated.
+    /// `bookkeepingBytesPerFragment` each and the bytes reserved for its buffers.
     public private(set) var bufferedBytes = 0
     private var transfers: [UInt32: Transfer] = [:]
     /// Transfer IDs in creation order (oldest first); entries of finished transfers are skipped.
@@ -27,6 +27,9 @@ public struct Reassembler: Sendable {
         self.limits = limits
         self.completions = CompletionMemory(capacity: limits.rememberedCompletionsPerLink)
     }
+
+    /// Bytes reserved for the unfinished transfers' buffers (never more than `bufferedBytes`).
+    var allocatedBytes: Int { transfers.values.reduce(0) { sum, transfer in sum + transfer.allocatedBytes } }
 
     /// How many unfinished transfers are held.
     public var transferCount: Int { transfers.count }

@@ -3,7 +3,10 @@
 ///
 /// `cost`, what the link's budgets are charged, is the larger of the protocol's per-fragment
 /// charge (slice bytes plus `FragmenterLimits.bookkeepingBytesPerFragment` each) and the bytes
-/// the three buffers really have allocated (`allocatedBytes`), so growth slack is charged too.
+/// reserved for the three buffers (`allocatedBytes`), so growth slack is charged too. The
+/// reservations are the sizes asked of malloc, not what it rounded them up to (which depends on
+/// the heap's state), so the charge is the same in every run; the rounding is part of what the
+/// per-fragment bookkeeping covers.
 struct Transfer: Sendable {
     /// One held fragment, in arrival order.
     struct Piece: Sendable {
@@ -18,6 +21,9 @@ struct Transfer: Sendable {
     let serial: UInt64
     private(set) var data: [UInt8] = []
     private var pieces: [Piece] = []
+    /// The element counts reserved for `data` and `pieces`.
+    private var dataReserved = 0
+    private var piecesReserved = 0
     private var held: [UInt64]
     /// True while every slice so far arrived in sequence order, so `data` is the message prefix.
     private var inOrder = true
@@ -47,9 +53,9 @@ struct Transfer: Sendable {
     /// Bytes charged to the link's budgets (see the type's documentation).
     var cost: Int { max(fragmentCharge, allocatedBytes) }
 
-    /// Bytes of element storage the buffers hold allocated (their capacities).
+    /// Bytes of element storage reserved for the buffers.
     var allocatedBytes: Int {
-        data.capacity + pieces.capacity * MemoryLayout<Piece>.stride + held.capacity * MemoryLayout<UInt64>.stride
+        dataReserved + piecesReserved * MemoryLayout<Piece>.stride + held.count * MemoryLayout<UInt64>.stride
     }
 
     /// True when fragment `sequence` is already held.
@@ -68,6 +74,10 @@ struct Transfer: Sendable {
         held[Int(sequence) >> 6] |= 1 << UInt64(sequence & 63)
         largestSlice = max(largestSlice, length)
         grow(toFit: data.count + length)
+        if pieces.count == piecesReserved {
+            piecesReserved = min(Int(total), max(1, 2 * piecesReserved))
+            pieces.reserveCapacity(piecesReserved)
+        }
         pieces.append(Piece(sequence: sequence, length: UInt32(length)))
         data.append(contentsOf: frame[FrameHeader.length...])
         fragmentCharge += length + FragmenterLimits.bookkeepingBytesPerFragment
@@ -76,9 +86,10 @@ struct Transfer: Sendable {
     /// Doubles the buffer when full, but never past the size the whole message can have, so the
     /// last step does not leave up to half the buffer unused.
     private mutating func grow(toFit needed: Int) {
-        guard needed > data.capacity else { return }
+        guard needed > dataReserved else { return }
         let whole = min(maxMessageSize, Int(total) * largestSlice)
-        data.reserveCapacity(max(needed, min(2 * data.capacity, whole)))
+        dataReserved = max(needed, min(2 * dataReserved, whole))
+        data.reserveCapacity(dataReserved)
     }
 
     /// The message in sequence order; call only when `isComplete`.
