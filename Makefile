@@ -24,7 +24,12 @@ STATEDIR   ?= /var/lib/meshnoded
 DESTDIR    ?=
 SWIFT      ?= swift
 SCRATCH    ?= .build
-SWIFTFLAGS ?= -c release --static-swift-stdlib
+# lld with packed relative relocations (DT_RELR, glibc >= 2.36): the 30,000 relocations of the
+# position-independent binary take 6 KB instead of 735 KB that the loader read at every start.
+# --no-export-dynamic undoes the -export-dynamic of the toolchain's static-stdlib-args.lnk:
+# nothing looks our symbols up at run time, and their 430 KB symbol table was all resident.
+# Together about 1.5 MiB less resident memory (docs/PERFORMANCE.md, "Footprint").
+SWIFTFLAGS ?= -c release --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic
 STRIP      ?= -s
 BUILDDIR   := $(SCRATCH)/release
 STAGE      := $(abspath $(SCRATCH))/stage

@@ -24,7 +24,7 @@ let package = Package(
         // C system libraries (Debian: libdbus-1-dev, libssl-dev, libsystemd-dev).
         .systemLibrary(name: "CDBus", path: "Sources/CDBus", pkgConfig: "dbus-1",
                        providers: [.apt(["libdbus-1-dev"])]),
-        .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl",
+        .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "libcrypto",
                        providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd",
                        providers: [.apt(["libsystemd-dev"])]),
@@ -55,7 +55,7 @@ let package = Package(
         ]),
 
         // Executables.
-        .executableTarget(name: "meshnoded", dependencies: ["MeshService"]),
+        .executableTarget(name: "meshnoded", dependencies: ["MeshService", "MeshCrypto"]),
         .executableTarget(name: "relayctl", dependencies: ["ControlProtocol", "MeshProtocol"]),
         .executableTarget(name: "meshbench", dependencies: [
             "MeshProtocol", "MeshLink", "Flooding", "MeshNode", "MeshSim", "MeshCrypto", "Fragmenter", "CAllocationCounter",

@@ -20,13 +20,18 @@ import tempfile
 import time
 
 # The caps that bound what a fragment flood can make meshnoded hold (the defaults it runs with):
-# reassembly buffers (Sources/Fragmenter/FragmenterLimits.swift; slices plus 16 bytes of
-# bookkeeping per fragment are charged) and frames waiting in the engine's inbox
-# (Sources/MeshService/Runtime/FairInbox.swift), each at most the largest UDP frame.
+# reassembly buffers (Sources/Fragmenter/FragmenterLimits.swift; each transfer is charged the
+# larger of its slices plus 40 bytes per fragment and what its buffers really have allocated)
+# and frames waiting in the engine's inbox (Sources/MeshService/Runtime/FairInbox.swift), which
+# counts frames. What one waiting frame costs, measured on x86-64 glibc with a replica of
+# TransportEvent: a 510-byte [UInt8] is a 560-byte malloc chunk (malloc_usable_size 552 + 8),
+# and its TransportEvent slot is 56 bytes in a per-link queue that may be twice as long as its
+# contents: 560 + 2 * 56 = 672 bytes.
 MAX_BUFFERED_TOTAL = 4_194_304
 MAX_BUFFERED_PER_LINK = 262_144
 INBOX_FRAMES_TOTAL = 4096
 MAX_FRAME = 510
+INBOX_FRAME_COST = 672
 
 
 def proc_memory(pid):
@@ -203,14 +208,16 @@ def flood(mesh, base, count, seconds, mode, quiet):
             time.sleep(1)
     linked = mesh.wait_neighbours(sock, count, 60)
     before = proc_memory(center.pid)
-    samples, buffered_peak, start = [], 0, time.time()
+    samples, buffered_peak, waiting_peak, start = [], 0, 0, time.time()
     while any(f.poll() is None for f in flooders) and time.time() - start < quiet + seconds + 60:
         mem = proc_memory(center.pid)
         stats = mesh.ctl(sock, "stats")
         buffered = stats["counters"]["engine"].get("buffered_fragment_bytes", 0) if stats else 0
+        waiting = stats["counters"].get("inbox", {}).get("waiting_frames", 0) if stats else 0
         buffered_peak = max(buffered_peak, buffered)
+        waiting_peak = max(waiting_peak, waiting)
         samples.append({"t": round(time.time() - start, 1), "rss": mem["VmRSS"], "anon": mem.get("RssAnon", 0),
-                        "buffered_fragment_bytes": buffered})
+                        "buffered_fragment_bytes": buffered, "inbox_waiting_frames": waiting})
         time.sleep(0.5)
     after = proc_memory(center.pid)
     stats = mesh.ctl(sock, "stats")
@@ -225,13 +232,14 @@ def flood(mesh, base, count, seconds, mode, quiet):
     peak_rss = max([s["rss"] for s in samples] + [after["VmHWM"]])
     return {"mode": mode, "flooders": count, "linked": linked, "seconds": seconds, "frames_sent": frames,
             "before": before, "after": after, "peak_rss": peak_rss, "rss_growth": peak_rss - before["VmRSS"],
-            "buffered_fragment_bytes_peak": buffered_peak,
+            "buffered_fragment_bytes_peak": buffered_peak, "inbox_waiting_frames_peak": waiting_peak,
             "caps": {"max_buffered_bytes_total": MAX_BUFFERED_TOTAL,
                      "max_buffered_bytes_per_link": MAX_BUFFERED_PER_LINK,
                      "reassembly_cap": min(MAX_BUFFERED_TOTAL, MAX_BUFFERED_PER_LINK * count),
                      "inbox_frames_total": INBOX_FRAMES_TOTAL, "max_frame_bytes": MAX_FRAME,
-                     "inbox_cap": INBOX_FRAMES_TOTAL * MAX_FRAME,
-                     "total": min(MAX_BUFFERED_TOTAL, MAX_BUFFERED_PER_LINK * count) + INBOX_FRAMES_TOTAL * MAX_FRAME},
+                     "inbox_frame_cost": INBOX_FRAME_COST,
+                     "inbox_cap": INBOX_FRAMES_TOTAL * INBOX_FRAME_COST,
+                     "total": min(MAX_BUFFERED_TOTAL, MAX_BUFFERED_PER_LINK * count) + INBOX_FRAMES_TOTAL * INBOX_FRAME_COST},
             "fragments_counters": stats["counters"].get("fragments") if stats else None,
             "samples": samples}
 

@@ -14,8 +14,11 @@ public struct FragmenterLimits: Equatable, Hashable, Sendable {
     public static let defaultRememberedCompletionsPerLink = 1_024
     /// The default number of recently used transfer IDs a sender holds per link.
     public static let defaultHeldTransferIDsPerLink = 16_384
-    /// Bytes charged per buffered fragment on top of its slice, for the receiver's bookkeeping.
-    public static let bookkeepingBytesPerFragment = 16
+    /// Bytes charged per buffered fragment on top of its slice, for the receiver's bookkeeping:
+    /// its 8-byte entry in the transfer's piece list (which may be up to twice as long as needed
+    /// while it grows), its bit in the held-fragment bitmap, and malloc's rounding of the slice
+    /// buffer. A transfer is charged more when more is reserved for its buffers.
+    public static let bookkeepingBytesPerFragment = 40
 
     /// The largest message, in bytes, that is split or reassembled.
     public let maxMessageSize: Int
@@ -23,7 +26,7 @@ public struct FragmenterLimits: Equatable, Hashable, Sendable {
     public let reassemblyTimeout: Duration
     /// How many unfinished transfers one link may hold; a new one beyond this evicts the oldest.
     public let maxTransfersPerLink: Int
-    /// How many bytes one link may buffer (slices plus bookkeeping).
+    /// How many bytes one link may buffer (what its transfers are charged, see `Reassembler`).
     public let maxBufferedBytesPerLink: Int
     /// How many bytes all links of a `LinkReassemblers` may buffer together.
     public let maxBufferedBytesTotal: Int

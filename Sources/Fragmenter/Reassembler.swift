@@ -13,7 +13,8 @@ public struct Reassembler: Sendable {
     public let limits: FragmenterLimits
     /// What this link's frames and transfers came to so far.
     public private(set) var counters = FragmenterCounters()
-    /// Bytes held for unfinished transfers: slice bytes plus `bookkeepingBytesPerFragment` each.
+    /// Bytes charged for unfinished transfers: per transfer, the larger of its slice bytes plus
+    /// `bookkeepingBytesPerFragment` each and the bytes reserved for its buffers.
     public private(set) var bufferedBytes = 0
     private var transfers: [UInt32: Transfer] = [:]
     /// Transfer IDs in creation order (oldest first); entries of finished transfers are skipped.
@@ -26,6 +27,9 @@ public struct Reassembler: Sendable {
         self.limits = limits
         self.completions = CompletionMemory(capacity: limits.rememberedCompletionsPerLink)
     }
+
+    /// Bytes reserved for the unfinished transfers' buffers (never more than `bufferedBytes`).
+    var allocatedBytes: Int { transfers.values.reduce(0) { sum, transfer in sum + transfer.allocatedBytes } }
 
     /// How many unfinished transfers are held.
     public var transferCount: Int { transfers.count }
@@ -85,7 +89,7 @@ public struct Reassembler: Sendable {
             counters.lateDuplicate += 1
             return .duplicate
         }
-        let cost = sliceLength + FragmenterLimits.bookkeepingBytesPerFragment
+        let completes: Bool
         if let existing = transfers[id] {
             guard existing.kind == header.kind else {
                 remove(id)
@@ -104,24 +108,28 @@ public struct Reassembler: Sendable {
                 remove(id)
                 throw .messageTooLarge(impliedSize: minimum, limit: limits.maxMessageSize)
             }
-            if existing.receivedCount + 1 < total {
-                try makeRoom(cost, for: id, allowance: allowance)
-            }
+            completes = existing.receivedCount + 1 == total
         } else if total == 1 {
             return complete(kind: header.kind, transferID: id, message: Array(frame[FrameHeader.length...]), now: now)
         } else {
-            try makeRoom(cost, for: id, allowance: allowance)
-            transfers[id] = Transfer(kind: header.kind, total: header.total, started: now, serial: nextSerial)
+            completes = false
+            transfers[id] = Transfer(
+                kind: header.kind, total: header.total, started: now, serial: nextSerial,
+                maxMessageSize: limits.maxMessageSize)
             order.append(OrderEntry(id: id, serial: nextSerial))
             nextSerial &+= 1
         }
+        // Store first, then charge what the transfer grew by (its buffers' real growth included).
         transfers[id]?.store(header.sequence, from: frame)
-        bufferedBytes += cost
-        guard transfers[id]?.isComplete == true, let done = remove(id) else {
-            counters.accepted += 1
-            return .incomplete
+        guard !completes, let stored = transfers[id] else {
+            guard let done = remove(id) else { return .incomplete }
+            return complete(kind: done.kind, transferID: id, message: done.assemble(), now: now)
         }
-        return complete(kind: done.kind, transferID: id, message: done.assemble(), now: now)
+        try makeRoom(stored.cost - stored.charged, for: id, allowance: allowance)
+        bufferedBytes += stored.cost - stored.charged
+        transfers[id]?.charged = stored.cost
+        counters.accepted += 1
+        return .incomplete
     }
 
     private mutating func complete(kind: UInt8, transferID: UInt32, message: [UInt8], now: Duration) -> ReassemblyResult {
@@ -131,17 +139,17 @@ public struct Reassembler: Sendable {
         return .complete(kind: kind, transferID: transferID, message: message)
     }
 
-    /// Evicts this link's oldest other transfers until `cost` more bytes fit both caps, or
-    /// drops transfer `id` and throws when it cannot fit even alone.
+    /// Evicts this link's oldest other transfers until `cost` more bytes for transfer `id` fit
+    /// both caps, or drops transfer `id` and throws when it cannot fit even alone.
     private mutating func makeRoom(_ cost: Int, for id: UInt32, allowance: Int) throws(FragmentError) {
         let linkCap = limits.maxBufferedBytesPerLink
         let cap = min(linkCap, allowance)
-        let own = transfers[id]?.cost ?? 0
+        let own = transfers[id]?.charged ?? 0
         guard own + cost <= cap else {
             remove(id)
             throw own + cost > linkCap ? .linkBufferFull : .totalBufferFull
         }
-        if transfers[id] == nil, transfers.count >= limits.maxTransfersPerLink, let victim = oldest(excluding: id) {
+        if own == 0, transfers.count > limits.maxTransfersPerLink, let victim = oldest(excluding: id) {
             remove(victim)
             counters.evictedTransferCap += 1
         }
@@ -160,7 +168,7 @@ public struct Reassembler: Sendable {
     @discardableResult
     private mutating func remove(_ id: UInt32) -> Transfer? {
         guard let transfer = transfers.removeValue(forKey: id) else { return nil }
-        bufferedBytes -= transfer.cost
+        bufferedBytes -= transfer.charged
         if order.count > 2 * transfers.count + 32 {
             order.keep { entry in transfers[entry.id]?.serial == entry.serial }
         }

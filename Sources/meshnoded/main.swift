@@ -1,4 +1,5 @@
 import Glibc
+import MeshCrypto
 import MeshService
 
 // meshnoded: command line and configuration first (a bad configuration stops here with
@@ -14,6 +15,15 @@ func emit(_ text: String, to fd: Int32) {
         if count <= 0 { return }
         offset += count
     }
+}
+
+// First OpenSSL call of the process: without its error strings (0.5 MiB resident, see
+// docs/PERFORMANCE.md "Footprint"); failures then carry OpenSSL's numeric codes.
+do {
+    try OpenSSLSetup.initialiseWithoutErrorStrings()
+} catch {
+    emit("meshnoded: OpenSSL did not initialise: \(error)\n", to: STDERR_FILENO)
+    exit(70)
 }
 
 switch DaemonStartup.prepare(Array(CommandLine.arguments.dropFirst())) {
