@@ -10,8 +10,9 @@ public struct UDPEndpoint: Hashable, Sendable, CustomStringConvertible {
         case ipv6
     }
 
-    /// The address in canonical numeric form, such as `127.0.0.1` or `::1`.
-    public let host: String
+    /// The IPv4 address as a number (127.x.y.z); 0 for IPv6, whose only loopback address is ::1.
+    /// Kept as a number, not text, so a received datagram's source needs no formatting or parsing.
+    let ipv4: UInt32
     /// The UDP port.
     public let port: UInt16
     /// The address family.
@@ -23,17 +24,38 @@ public struct UDPEndpoint: Hashable, Sendable, CustomStringConvertible {
     public init(host: String, port: UInt16) throws(UDPEndpointError) {
         let literal = host == "localhost" ? "127.0.0.1" : host
         if let v4 = Self.parseV4(literal) {
-            guard v4.0 == 127 else { throw .notLoopback(host) }
-            self.host = "\(v4.0).\(v4.1).\(v4.2).\(v4.3)"
+            guard v4 >> 24 == 127 else { throw .notLoopback(host) }
+            self.ipv4 = v4
             self.family = .ipv4
         } else if Self.isV6Literal(literal) {
             guard Self.isV6Loopback(literal) else { throw .notLoopback(host) }
-            self.host = "::1"
+            self.ipv4 = 0
             self.family = .ipv6
         } else {
             throw .notNumeric(host)
         }
         self.port = port
+    }
+
+    /// An IPv4 endpoint from a number (as `sockaddr_in` holds it, in host byte order); nil unless
+    /// it is in 127.0.0.0/8. For received datagrams: no text is built.
+    init?(ipv4 address: UInt32, port: UInt16) {
+        guard address >> 24 == 127 else { return nil }
+        self.ipv4 = address
+        self.port = port
+        self.family = .ipv4
+    }
+
+    /// The IPv6 loopback endpoint `[::1]:port`.
+    init(ipv6LoopbackPort port: UInt16) {
+        self.ipv4 = 0
+        self.port = port
+        self.family = .ipv6
+    }
+
+    /// The address in canonical numeric form, such as `127.0.0.1` or `::1`.
+    public var host: String {
+        family == .ipv6 ? "::1" : "\(ipv4 >> 24).\(ipv4 >> 16 & 0xff).\(ipv4 >> 8 & 0xff).\(ipv4 & 0xff)"
     }
 
     /// Parses `127.0.0.1:7002`, `localhost:7002` or `[::1]:7002`.
@@ -56,11 +78,10 @@ public struct UDPEndpoint: Hashable, Sendable, CustomStringConvertible {
     /// `127.0.0.1:7002` or `[::1]:7002`.
     public var description: String { family == .ipv6 ? "[\(host)]:\(port)" : "\(host):\(port)" }
 
-    private static func parseV4(_ text: String) -> (UInt8, UInt8, UInt8, UInt8)? {
+    private static func parseV4(_ text: String) -> UInt32? {
         var address = in_addr()
         guard inet_pton(AF_INET, text, &address) == 1 else { return nil }
-        let value = UInt32(bigEndian: address.s_addr)
-        return (UInt8(value >> 24), UInt8(value >> 16 & 0xff), UInt8(value >> 8 & 0xff), UInt8(value & 0xff))
+        return UInt32(bigEndian: address.s_addr)
     }
 
     private static func isV6Literal(_ text: String) -> Bool {

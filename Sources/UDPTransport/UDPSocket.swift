@@ -63,19 +63,21 @@ struct UDPSocket: Sendable {
     func receive(capacity: Int) -> Received {
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        var buffer = [UInt8](repeating: 0, count: capacity)
-        let count = buffer.withUnsafeMutableBytes { bytes in
-            withUnsafeMutablePointer(to: &storage) {
+        var count = 0
+        // One allocation, filled by the kernel and trimmed to the datagram (no second copy).
+        let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+            count = withUnsafeMutablePointer(to: &storage) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    recvfrom(fd, bytes.baseAddress, capacity, Int32(MSG_TRUNC), $0, &length)
+                    recvfrom(fd, buffer.baseAddress, capacity, Int32(MSG_TRUNC), $0, &length)
                 }
             }
+            initialized = max(0, min(count, capacity))
         }
         if count < 0 {
             let code = errno
             return code == EAGAIN || code == EWOULDBLOCK || code == EINTR ? .empty : .failed(code)
         }
-        return .datagram(Array(buffer.prefix(min(count, capacity))), length: count, source: Self.endpoint(from: storage))
+        return .datagram(bytes, length: count, source: Self.endpoint(from: storage))
     }
 
     /// Sends one datagram without blocking.
@@ -92,24 +94,23 @@ struct UDPSocket: Sendable {
     func close() { Glibc.close(fd) }
 
     /// Converts a received source address; nil for anything that is not loopback.
+    /// Reads the address as a number: no text is formatted per datagram.
     static func endpoint(from storage: sockaddr_storage) -> UDPEndpoint? {
         var storage = storage
-        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
         switch Int32(storage.ss_family) {
         case AF_INET:
             return withUnsafePointer(to: &storage) {
                 $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { address in
-                    var raw = address.pointee.sin_addr
-                    guard inet_ntop(AF_INET, &raw, &text, socklen_t(text.count)) != nil else { return nil }
-                    return try? UDPEndpoint(host: textFromCBuffer(text), port: UInt16(bigEndian: address.pointee.sin_port))
+                    UDPEndpoint(ipv4: UInt32(bigEndian: address.pointee.sin_addr.s_addr),
+                                port: UInt16(bigEndian: address.pointee.sin_port))
                 }
             }
         case AF_INET6:
             return withUnsafePointer(to: &storage) {
                 $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { address in
                     var raw = address.pointee.sin6_addr
-                    guard inet_ntop(AF_INET6, &raw, &text, socklen_t(text.count)) != nil else { return nil }
-                    return try? UDPEndpoint(host: textFromCBuffer(text), port: UInt16(bigEndian: address.pointee.sin6_port))
+                    let isLoopback = withUnsafeBytes(of: &raw) { bytes in bytes.dropLast().allSatisfy { $0 == 0 } && bytes.last == 1 }
+                    return isLoopback ? UDPEndpoint(ipv6LoopbackPort: UInt16(bigEndian: address.pointee.sin6_port)) : nil
                 }
             }
         default:
@@ -125,7 +126,7 @@ private func withSocketAddress<R>(_ endpoint: UDPEndpoint, _ body: (UnsafePointe
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = endpoint.port.bigEndian
-        _ = inet_pton(AF_INET, endpoint.host, &address.sin_addr)
+        address.sin_addr.s_addr = endpoint.ipv4.bigEndian
         return withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
@@ -133,7 +134,7 @@ private func withSocketAddress<R>(_ endpoint: UDPEndpoint, _ body: (UnsafePointe
         var address = sockaddr_in6()
         address.sin6_family = sa_family_t(AF_INET6)
         address.sin6_port = endpoint.port.bigEndian
-        _ = inet_pton(AF_INET6, endpoint.host, &address.sin6_addr)
+        address.sin6_addr = in6addr_loopback
         return withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
         }

@@ -11,16 +11,58 @@ extension NodeRuntime {
     /// Wakes the engine when its relay scheduler next has a relay due: managed flooding holds
     /// relays for a few milliseconds, far less than the 250 ms tick. At most one wake-up is
     /// armed, for the earliest due time; a later one is armed when it fires.
+    ///
+    /// The wake-up is a `WakeupTimer` (a timerfd and a thread of its own), not `asyncAfter`: under
+    /// a flood a relay is held for nearly every message, and libdispatch's timers cost three
+    /// thread wake-ups each. Should the timer fail to start, `asyncAfter` does the job.
     func armRelayWakeup() {
         guard let due = engine.nextRelayDue else { return }
         if let armed = relayWakeup, armed <= due { return }
         relayWakeup = due
         let wait = max(.zero, due - now)
+        if let timer = relayTimer() {
+            timer.arm(after: wait)
+            return
+        }
         let nanoseconds = Int(wait.components.seconds) * 1_000_000_000 + Int(wait.components.attoseconds / 1_000_000_000)
         queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
             guard let self, self.relayWakeup == due else { return }
             self.relayWakeup = nil
             self.perform(self.engine.sendDueRelays(now: self.now))
         }
+    }
+
+    /// The relay wake-up timer, started on first use; nil once stopping or if it cannot start.
+    private func relayTimer() -> WakeupTimer? {
+        if let timer = confined.value.relayTimer { return timer }
+        guard state != "stopping", !confined.value.relayTimerFailed else { return nil }
+        do {
+            let timer = try WakeupTimer(queue: queue) { [weak self] in self?.relayWakeupFired() }
+            confined.value.relayTimer = timer
+            return timer
+        } catch {
+            confined.value.relayTimerFailed = true
+            logger.warning(.general, "relay wake-up timer: \(error); using dispatch timers", LogFields(reason: "relay_timer"))
+            return nil
+        }
+    }
+
+    /// The timer expired (or a replaced deadline fired late): sends what is due and re-arms.
+    private func relayWakeupFired() {
+        guard let armed = relayWakeup, armed <= now else {
+            // Early or stale: the armed deadline is still ahead, so arm for it again.
+            if let armed = relayWakeup { confined.value.relayTimer?.arm(after: armed - now) }
+            return
+        }
+        relayWakeup = nil
+        perform(engine.sendDueRelays(now: now))
+    }
+
+    /// Stops the relay wake-up timer's thread; only on `queue`. Relays still held are then
+    /// woken for by dispatch timers (the runtime is stopping).
+    func stopRelayTimer() {
+        confined.value.relayTimer?.stop()
+        confined.value.relayTimer = nil
+        relayWakeup = nil
     }
 }

@@ -20,6 +20,10 @@ public final class NodeRuntime: Sendable {
         var tickTimer: DispatchSourceTimer?
         /// When the one-shot relay wake-up is armed for (NodeRuntime+RelayWakeup.swift).
         var relayWakeup: Duration?
+        /// The relay wake-up's timer thread, started on first use (NodeRuntime+RelayWakeup.swift).
+        var relayTimer: WakeupTimer?
+        /// True once the timer failed to start: dispatch timers do the job instead.
+        var relayTimerFailed = false
         var watchers: [UInt64: @Sendable (WatchEvent) -> Void] = [:]
         var nextWatcher: UInt64 = 1
         var state = "starting"
@@ -56,6 +60,10 @@ public final class NodeRuntime: Sendable {
         self.transportName = transportName
         self.logger = logger
         self.startedAt = clock.now
+    }
+
+    deinit {
+        confined.valueInOwnersDeinit().relayTimer?.stop()
     }
 
     /// The engine; only on `queue`.
@@ -136,6 +144,7 @@ public final class NodeRuntime: Sendable {
             state = "stopping"
             tickTimer?.cancel()
             tickTimer = nil
+            stopRelayTimer()
             perform(engine.tick(now: now))
         }
         transport.stop()

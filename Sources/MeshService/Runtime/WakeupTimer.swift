@@ -1,0 +1,103 @@
+import CTimerFD
+import Dispatch
+import Glibc
+import Synchronization
+
+/// A one-shot timer with a thread of its own: `arm(after:)` sets a Linux timerfd, the thread
+/// sleeps in `poll` until it expires, then runs `onFire` on `queue` with `queue.sync`, which runs
+/// the block on this very thread when the queue is idle and waits its turn when it is not.
+///
+/// It replaces `DispatchQueue.asyncAfter` for the relay wake-up, which cost three thread
+/// wake-ups per armed deadline: libdispatch's manager thread is woken to take the new timer, wakes
+/// again when it expires, and wakes a worker to run the block. Arming here is one system call
+/// that wakes no one; expiry wakes this thread, and that is all (docs/PERFORMANCE.md, "The daemon:
+/// CPU per relayed message"). Arming again replaces the deadline; a stale expiry may still fire
+/// once, so `onFire` must tolerate an early or extra call.
+final class WakeupTimer: Sendable {
+    private let timer: Int32
+    private let wakeRead: Int32
+    private let wakeWrite: Int32
+    private let stopped = Atomic<Bool>(false)
+
+    /// Creates the timer and starts its thread; nothing fires until `arm(after:)`.
+    init(queue: DispatchQueue, onFire: @escaping @Sendable () -> Void) throws(WakeupTimerError) {
+        timer = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_CLOEXEC) | Int32(TFD_NONBLOCK))
+        guard timer >= 0 else { throw .system(call: "timerfd_create", errno: errno) }
+        var pipeEnds: [Int32] = [-1, -1]
+        guard pipe(&pipeEnds) == 0 else {
+            let code = errno
+            Glibc.close(timer)
+            throw .system(call: "pipe", errno: code)
+        }
+        for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        wakeRead = pipeEnds[0]
+        wakeWrite = pipeEnds[1]
+        // The thread keeps `self` (and so both descriptors open) until it returns.
+        let body = WakeupThreadBody { [self] in loop(queue: queue, onFire: onFire) }
+        var thread = pthread_t()
+        let context = Unmanaged.passRetained(body).toOpaque()
+        let result = pthread_create(&thread, nil, { raw in
+            guard let raw else { return nil }
+            Unmanaged<WakeupThreadBody>.fromOpaque(raw).takeRetainedValue().run()
+            return nil
+        }, context)
+        guard result == 0 else {
+            Unmanaged<WakeupThreadBody>.fromOpaque(context).release()
+            throw .system(call: "pthread_create", errno: result)
+        }
+        pthread_detach(thread)
+    }
+
+    deinit {
+        Glibc.close(timer)
+        Glibc.close(wakeRead)
+        if !stopped.load(ordering: .acquiring) { Glibc.close(wakeWrite) }
+    }
+
+    /// Sets the one deadline `wait` from now (at least 1 ns), replacing any set before; any thread.
+    func arm(after wait: Duration) {
+        let nanoseconds = max(1, wait.components.seconds * 1_000_000_000 + wait.components.attoseconds / 1_000_000_000)
+        var value = itimerspec()
+        value.it_value.tv_sec = Int(nanoseconds / 1_000_000_000)
+        value.it_value.tv_nsec = Int(nanoseconds % 1_000_000_000)
+        _ = timerfd_settime(timer, 0, &value, nil)
+    }
+
+    /// Ends the thread; it fires no more. Later calls do nothing.
+    func stop() {
+        guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        var byte: UInt8 = 1
+        _ = Glibc.write(wakeWrite, &byte, 1)
+        Glibc.close(wakeWrite)
+    }
+
+    private func loop(queue: DispatchQueue, onFire: @Sendable () -> Void) {
+        var fds = [pollfd(fd: timer, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+        var expirations: UInt64 = 0
+        while true {
+            fds[0].revents = 0
+            fds[1].revents = 0
+            guard poll(&fds, 2, -1) >= 0 else {
+                if errno == EINTR { continue }
+                return
+            }
+            if fds[1].revents != 0 || stopped.load(ordering: .acquiring) { return }
+            guard fds[0].revents & Int16(POLLIN) != 0 else { continue }
+            // Clears the expiry; EAGAIN (re-armed meanwhile) just means nothing is due yet.
+            guard Glibc.read(timer, &expirations, MemoryLayout<UInt64>.size) == MemoryLayout<UInt64>.size else { continue }
+            queue.sync { onFire() }
+        }
+    }
+}
+
+/// Why a wake-up timer could not start.
+enum WakeupTimerError: Error, Equatable {
+    /// A system call failed with `errno`.
+    case system(call: String, errno: Int32)
+}
+
+/// What the timer's thread runs, handed to `pthread_create` as its context.
+private final class WakeupThreadBody: Sendable {
+    let run: @Sendable () -> Void
+    init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+}
