@@ -74,6 +74,14 @@ public struct FloodRouter: Sendable {
         _ envelope: Envelope, from sender: NodeID, neighbours: some Collection<NodeID>, now: Duration,
         withheld: Bool = false
     ) -> RelayDecision {
+        receive(envelope, from: sender, neighbours: Array(neighbours), now: now, withheld: withheld)
+    }
+
+    /// ``receive(_:from:neighbours:now:withheld:)`` for an array of neighbours: not generic, so
+    /// the relay path (the engine hands its sorted target list) runs specialized code.
+    public mutating func receive(
+        _ envelope: Envelope, from sender: NodeID, neighbours: [NodeID], now: Duration, withheld: Bool = false
+    ) -> RelayDecision {
         if let reason = precheck(envelope, now: now) { return .drop(reason) }
         let firstCopy = seen.insert(envelope.messageID, now: now)
         shorterPaths.record(envelope.messageID, hops: withheld ? .max : envelope.hops, now: now)
@@ -85,11 +93,18 @@ public struct FloodRouter: Sendable {
 
     /// The relay an accepted envelope asks for, if any: hops + 1, our ID on the route, every
     /// neighbour but the sender, the route and the origin.
-    private func relayPlan(for envelope: Envelope, from sender: NodeID, neighbours: some Collection<NodeID>) -> RelayPlan? {
+    private func relayPlan(for envelope: Envelope, from sender: NodeID, neighbours: [NodeID]) -> RelayPlan? {
         guard let relayed = relayCopy(of: envelope) else { return nil }
         // The route holds at most `Envelope.maxRouteLength` IDs: a scan costs less than a set.
-        let targets = neighbours.filter { $0 != sender && $0 != envelope.origin && !envelope.route.contains($0) }.sorted()
-        return targets.isEmpty ? nil : RelayPlan(envelope: relayed, targets: targets)
+        var targets: [NodeID] = []
+        targets.reserveCapacity(neighbours.count)
+        for neighbour in neighbours where neighbour != sender && neighbour != envelope.origin && !envelope.route.contains(neighbour) {
+            targets.append(neighbour)
+        }
+        guard !targets.isEmpty else { return nil }
+        // The engine hands its targets sorted: sort only a list that is not.
+        if targets.indices.dropFirst().contains(where: { targets[$0] < targets[$0 - 1] }) { targets.sort() }
+        return RelayPlan(envelope: relayed, targets: targets)
     }
 
     /// The copy this node relays of an accepted envelope (hops + 1, our ID on the route), or nil

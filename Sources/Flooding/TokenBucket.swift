@@ -44,8 +44,9 @@ public struct TokenBucket: Equatable, Sendable {
 
     private mutating func refill(now: Duration) {
         guard now > updatedAt else { return }
-        let elapsed = Double((now - updatedAt).components.seconds)
-            + Double((now - updatedAt).components.attoseconds) / 1e18
+        // `components` divides a 128-bit count: take it once (the same value as before).
+        let (seconds, attoseconds) = (now - updatedAt).components
+        let elapsed = Double(seconds) + Double(attoseconds) / 1e18
         tokens = min(burst, tokens + elapsed * rate)
         updatedAt = now
     }

@@ -73,6 +73,7 @@ public struct FrameSender: Sendable {
 
     private mutating func release(_ entry: HeldID) {
         heldOrder.removeFirst()
-        if held[entry.id] == entry.since { held[entry.id] = nil }
+        // One look-up, not one to compare and one to remove.
+        if let index = held.index(forKey: entry.id), held.values[index] == entry.since { held.remove(at: index) }
     }
 }

@@ -25,10 +25,12 @@ public enum Padding {
     }
 
     /// Strips padding; throws `badPadding` unless the input ends with 0x80 followed only by zeros.
-    public static func unpad(_ padded: [UInt8]) throws(CryptoError) -> [UInt8] {
+    /// Takes its input: a caller's last copy is cut short in place, not copied.
+    public static func unpad(_ padded: consuming [UInt8]) throws(CryptoError) -> [UInt8] {
         guard let marker = padded.lastIndex(where: { $0 != 0 }), padded[marker] == 0x80 else {
             throw .badPadding
         }
-        return Array(padded[..<marker])
+        padded.removeSubrange(marker...)
+        return padded
     }
 }

@@ -15,7 +15,7 @@ struct LinkState {
     var sender: FrameSender
     /// Messages and join notices sent on this link lately, oldest first: sent again for the
     /// neighbour if the link goes down within `HoldLimits.resendWindow` of sending them.
-    var recentSends: [(envelope: Envelope, sentAt: Duration)] = []
+    var recentSends = RecentSends()
 
     init(info: LinkInfo, openedAt: Duration, handshake: LinkHandshake, sender: FrameSender) {
         self.info = info
@@ -95,12 +95,6 @@ struct LinkState {
 
     /// Remembers a send for `window`, keeping at most `limit` (oldest dropped first).
     mutating func noteRecentSend(_ envelope: Envelope, now: Duration, window: Duration, limit: Int) {
-        // Sends are appended in time order, so the expired ones are a prefix; a clock that went
-        // back (never, in the engine) would leave some for the count limit to push out.
-        var expired = 0
-        while expired < recentSends.count, now - recentSends[expired].sentAt >= window { expired += 1 }
-        if expired > 0 { recentSends.removeFirst(expired) }
-        if recentSends.count >= limit { recentSends.removeFirst() }
-        recentSends.append((envelope, now))
+        recentSends.note(envelope, now: now, window: window, limit: limit)
     }
 }

@@ -24,7 +24,7 @@ extension MeshEngine {
         guard let state = links.removeValue(forKey: link) else { return }
         linkCounters.linksDown += 1
         reassemblers.removeLink(link)
-        let recent = state.recentSends.filter { now - $0.sentAt < configuration.hold.resendWindow }.map(\.envelope)
+        let recent = state.recentSends.envelopes(sentWithin: configuration.hold.resendWindow, before: now)
         switch neighbourTable.detach(link, now: now) {
         case .stillLinked(let neighbour), .graceStarted(let neighbour):
             // Frames sent just before the link went may have gone with it: receivers drop

@@ -72,18 +72,32 @@ extension MeshEngine {
         neighbourTable.linkedNeighbours.filter { profiles[$0] != nil }
     }
 
-    /// How many neighbours `readyNeighbours()` lists, counted without building the list (it is
-    /// asked once per relay, for the scheduler).
+    /// How many neighbours `readyNeighbours()` lists (it is asked once per relay, for the
+    /// scheduler): kept with the relay targets until the neighbours or profiles change.
     func readyNeighbourCount() -> Int {
-        var count = 0
-        for entry in neighbourTable.neighbours.values where !entry.links.isEmpty && profiles[entry.nodeID] != nil { count += 1 }
-        return count
+        refreshRelayTargets()
+        return relayTargetCache.readyCount
     }
 
     /// Neighbours that messages and join notices are addressed to: the ready ones and those in
-    /// their departure grace (their copies are held), sorted by ID.
+    /// their departure grace (their copies are held), sorted by ID. Worked out again only when
+    /// the neighbours or profiles changed, not once per message.
     func relayTargets() -> [NodeID] {
-        neighbourTable.neighbours.keys.filter { profiles[$0] != nil }.sorted()
+        refreshRelayTargets()
+        return relayTargetCache.targets
+    }
+
+    private func refreshRelayTargets() {
+        let version = (neighbourTable.membershipChanges, profileChanges)
+        if let cached = relayTargetCache.version, cached == version { return }
+        var targets: [NodeID] = []
+        var ready = 0
+        for entry in neighbourTable.neighbours.values where profiles[entry.nodeID] != nil {
+            targets.append(entry.nodeID)
+            if !entry.links.isEmpty { ready += 1 }
+        }
+        targets.sort()
+        relayTargetCache = RelayTargetCache(version: version, targets: targets, readyCount: ready)
     }
 
     /// Sends an envelope to a neighbour on its best link, or holds it while the neighbour has

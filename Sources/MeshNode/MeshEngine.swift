@@ -30,7 +30,12 @@ public final class MeshEngine {
     var held: HoldQueue
     var recentJoins = RecentJoinNotices()
     lazy var admission = LinkAdmission(limits: configuration.admission)
-    var profiles: [NodeID: Profile] = [:]
+    var profiles: [NodeID: Profile] = [:] {
+        didSet { profileChanges &+= 1 }
+    }
+    /// Counts changes of `profiles` (see `RelayTargetCache`).
+    var profileChanges: UInt64 = 0
+    var relayTargetCache = RelayTargetCache()
     var random: any RandomNumberGenerator & Sendable
     let fragmenterLimits: FragmenterLimits
     let wallClockAtZero: UInt64

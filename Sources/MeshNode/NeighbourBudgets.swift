@@ -68,10 +68,18 @@ public struct NeighbourBudgets: Sendable {
     /// Spends one message and `bytes` byte tokens of the share of `upstream` at `neighbour`
     /// and of the neighbour's total, if both have them.
     public mutating func admit(_ neighbour: NodeID, upstream: NodeID, bytes: Int, now: Duration) -> Admission {
-        var entry = neighbours[neighbour] ?? Neighbour(
-            total: Share(limits, factor: limits.neighbourShareFactor, now: now),
-            overflow: Share(limits, factor: 1, now: now))
-        defer { neighbours[neighbour] = entry }
+        // In place: a copy of the entry shared its upstream dictionary with the stored one, so
+        // writing the share back copied the whole dictionary on every envelope.
+        Self.admit(
+            &neighbours[neighbour, default: Neighbour(
+                total: Share(limits, factor: limits.neighbourShareFactor, now: now),
+                overflow: Share(limits, factor: 1, now: now))],
+            upstream: upstream, bytes: bytes, limits: limits, now: now)
+    }
+
+    private static func admit(
+        _ entry: inout Neighbour, upstream: NodeID, bytes: Int, limits: BudgetLimits, now: Duration
+    ) -> Admission {
         if entry.upstreams[upstream] == nil, entry.upstreams.count < limits.maxUpstreamsPerNeighbour {
             entry.upstreams[upstream] = Share(limits, factor: 1, now: now)
         }

@@ -43,6 +43,9 @@ public struct NeighbourTable: Sendable {
     /// Neighbours by node ID.
     public private(set) var neighbours: [NodeID: Neighbour] = [:]
     private var owners: [LinkID: NodeID] = [:]
+    /// Counts changes of who is a neighbour and which links each has (attach, detach,
+    /// departures; not `heard`): a cache of anything derived from them is stale when it moved.
+    private(set) var membershipChanges: UInt64 = 0
 
     /// Creates an empty table.
     public init() {}
@@ -57,6 +60,7 @@ public struct NeighbourTable: Sendable {
 
     /// Attaches `link` (our `role` on it) to the neighbour `node`.
     public mutating func attach(_ link: LinkID, role: LinkRole, to node: NodeID, now: Duration) -> AttachOutcome {
+        membershipChanges &+= 1
         if let previous = owners[link], previous != node { _ = detach(link, now: now) }
         owners[link] = node
         guard var entry = neighbours[node] else {
@@ -74,6 +78,7 @@ public struct NeighbourTable: Sendable {
     /// Detaches `link`; the neighbour stays while it has other links.
     public mutating func detach(_ link: LinkID, now: Duration) -> DetachOutcome {
         guard let node = owners.removeValue(forKey: link), var entry = neighbours[node] else { return .unknownLink }
+        membershipChanges &+= 1
         entry.links[link] = nil
         if entry.links.isEmpty {
             entry.lostAt = now
@@ -111,6 +116,7 @@ public struct NeighbourTable: Sendable {
             return now - lostAt >= grace
         }.map(\.nodeID).sorted()
         for node in gone { neighbours[node] = nil }
+        if !gone.isEmpty { membershipChanges &+= 1 }
         return gone
     }
 }

@@ -63,6 +63,7 @@ struct Options {
           --openssl-seconds N  seconds per algorithm for `openssl speed` (default 3)
           --only SECTION       run only fragmenter, seen, crypto, relay or simulator (--json then
                                reports only what ran); relay-profile: only MTU 247, k 4, for perf
+                               (relay-profile-510: MTU 510, where a broadcast is one frame)
         """
 }
 

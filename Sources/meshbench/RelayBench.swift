@@ -63,10 +63,12 @@ enum RelayBench {
         return configuration
     }
 
-    /// For `perf record`: only the goal configuration, verification excluded, many messages.
-    static func profile(_ output: Output, messages: Int) throws {
-        let run = try measure(mtu: 247, k: 4, messages: messages, skipVerification: true)
-        output.row("ATT MTU 247, k 4, verification excluded", formatRate(run.sample.perCPUSecond))
+    /// For `perf record` or callgrind: one MTU at k = 4, verification excluded, many messages.
+    static func profile(_ output: Output, mtu: Int, messages: Int) throws {
+        let run = try measure(mtu: mtu, k: 4, messages: messages, skipVerification: true)
+        output.row(
+            "ATT MTU \(mtu), k 4, verification excluded",
+            "\(formatRate(run.sample.perCPUSecond)) (\(rounded(run.sample.allocationsPerOperation, 1)) allocs/msg)")
     }
 
     static func run(_ output: Output, scale: Int) throws -> RelayReport {

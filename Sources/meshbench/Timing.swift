@@ -32,7 +32,10 @@ enum Timing {
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
-    /// Runs `body` `count` times on this thread and measures it.
+    /// Runs `body` `count` times on this thread and measures it. Never inlined, so
+    /// `valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*Timing*measure*'`
+    /// counts the timed loop alone.
+    @inline(never)
     static func measure(count: Int, _ body: (Int) throws -> Void) rethrows -> Sample {
         let allocationsBefore = meshbench_allocation_count()
         let wallStart = monotonicSeconds()

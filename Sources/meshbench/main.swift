@@ -38,7 +38,11 @@ guard meshbench_allocation_counter_active() == 1 || { _ = malloc(1); return mesh
 }
 do {
     if options.runs("relay-profile") && !options.only.isEmpty {
-        try RelayBench.profile(output, messages: 50_000 / scale)
+        try RelayBench.profile(output, mtu: 247, messages: 50_000 / scale)
+        exit(0)
+    }
+    if options.runs("relay-profile-510") && !options.only.isEmpty {
+        try RelayBench.profile(output, mtu: 510, messages: 50_000 / scale)
         exit(0)
     }
     let fragmenter = options.runs("fragmenter") ? FragmenterBench.run(output, scale: scale) : nil
