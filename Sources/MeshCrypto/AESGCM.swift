@@ -48,17 +48,14 @@ public enum AESGCM {
         try encrypt(plaintext, nonce: nonce, aad: aad, context: context, appendingTo: &output)
     }
 
-    /// The length checks of every seal and open: a 12-byte nonce, inputs within `maxInputLength`.
-    static func checkInputs(nonce: [UInt8], plaintext: [UInt8], aad: [UInt8], length: Int? = nil) throws(CryptoError) {
-        guard nonce.count == nonceByteCount else {
-            throw .invalidLength(field: "AES-GCM nonce", expected: nonceByteCount, actual: nonce.count)
-        }
-        let size = length ?? plaintext.count
+    /// The size checks of a seal or open whose nonce is known to be 12 bytes: the text and the
+    /// AAD within `maxInputLength`.
+    static func checkSizes(_ size: Int, aad: Int) throws(CryptoError) {
         guard size <= maxInputLength else {
             throw .tooLarge(field: "AES-GCM input", size: size, limit: maxInputLength)
         }
-        guard aad.count <= maxInputLength else {
-            throw .tooLarge(field: "AES-GCM AAD", size: aad.count, limit: maxInputLength)
+        guard aad <= maxInputLength else {
+            throw .tooLarge(field: "AES-GCM AAD", size: aad, limit: maxInputLength)
         }
     }
 
@@ -96,27 +93,29 @@ public enum AESGCM {
         }
     }
 
-    /// Decrypts `packet[body]` (the ciphertext; the 16-byte tag follows it) with a context
+    /// Decrypts `input[body]` (the ciphertext; the 16-byte tag follows it) with a context
     /// already keyed and given its nonce; returns the plaintext only if the tag verifies.
-    static func decrypt(_ packet: [UInt8], body: Range<Int>, aad: [UInt8], context: OpaquePointer) throws(CryptoError) -> [UInt8] {
-        var tag = Array(packet[body.upperBound..<(body.upperBound + tagByteCount)])
+    /// `input` is only read: OpenSSL copies the tag it is handed.
+    static func decrypt(
+        _ input: UnsafeBufferPointer<UInt8>, body: Range<Int>, aad: UnsafeBufferPointer<UInt8>, context: OpaquePointer
+    ) throws(CryptoError) -> [UInt8] {
+        precondition(body.upperBound + tagByteCount <= input.count, "the tag follows the ciphertext")
+        let tag = UnsafeMutableRawPointer(mutating: input.baseAddress! + body.upperBound)
         try OpenSSL.check(
-            EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_SET_TAG, Int32(tagByteCount), &tag), "EVP_CIPHER_CTX_ctrl(SET_TAG)")
+            EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_SET_TAG, Int32(tagByteCount), tag), "EVP_CIPHER_CTX_ctrl(SET_TAG)")
         try feedAAD(aad, context: context)
         var plaintext = [UInt8](repeating: 0, count: body.count)
         var written: Int32 = 0
-        let verified = try packet.withUnsafeBufferPointer { (input) throws(CryptoError) -> Int32 in
-            try plaintext.withUnsafeMutableBufferPointer { (output) throws(CryptoError) -> Int32 in
-                if !body.isEmpty {
-                    try OpenSSL.check(
-                        EVP_DecryptUpdate(context, output.baseAddress!, &written, input.baseAddress! + body.lowerBound, Int32(body.count)),
-                        "EVP_DecryptUpdate")
-                }
-                var finalWritten: Int32 = 0
-                // Final writes nothing for GCM; a spare pointer past the plaintext is never written.
-                var spare: UInt8 = 0
-                return EVP_DecryptFinal_ex(context, &spare, &finalWritten)
+        let verified = try plaintext.withUnsafeMutableBufferPointer { (output) throws(CryptoError) -> Int32 in
+            if !body.isEmpty {
+                try OpenSSL.check(
+                    EVP_DecryptUpdate(context, output.baseAddress!, &written, input.baseAddress! + body.lowerBound, Int32(body.count)),
+                    "EVP_DecryptUpdate")
             }
+            var finalWritten: Int32 = 0
+            // Final writes nothing for GCM; a spare pointer past the plaintext is never written.
+            var spare: UInt8 = 0
+            return EVP_DecryptFinal_ex(context, &spare, &finalWritten)
         }
         guard verified == 1 else {
             OpenSSL.clearErrors()
@@ -221,6 +220,32 @@ public enum AESGCM {
             throw OpenSSL.failure(encrypt ? "EVP_EncryptInit_ex2" : "EVP_DecryptInit_ex2")
         }
         return context
+    }
+
+    /// Encrypts `count` bytes at `body` where they lie and writes the 16-byte tag after them, with
+    /// a context already keyed and given its nonce.
+    static func encrypt(
+        inPlace body: UnsafeMutablePointer<UInt8>, count: Int, aad: UnsafeBufferPointer<UInt8>, context: OpaquePointer
+    ) throws(CryptoError) {
+        try feedAAD(aad, context: context)
+        var written: Int32 = 0
+        if count > 0 {
+            try OpenSSL.check(EVP_EncryptUpdate(context, body, &written, body, Int32(count)), "EVP_EncryptUpdate")
+        }
+        var finalWritten: Int32 = 0
+        try OpenSSL.check(EVP_EncryptFinal_ex(context, body + Int(written), &finalWritten), "EVP_EncryptFinal_ex")
+        let total = Int(written) + Int(finalWritten)
+        guard total == count else {
+            throw .invalidLength(field: "AES-GCM ciphertext", expected: count, actual: total)
+        }
+        try OpenSSL.check(
+            EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_GET_TAG, Int32(tagByteCount), body + total), "EVP_CIPHER_CTX_ctrl(GET_TAG)")
+    }
+
+    private static func feedAAD(_ aad: UnsafeBufferPointer<UInt8>, context: OpaquePointer) throws(CryptoError) {
+        guard let base = aad.baseAddress, !aad.isEmpty else { return }
+        var ignored: Int32 = 0
+        try OpenSSL.check(EVP_CipherUpdate(context, nil, &ignored, base, Int32(aad.count)), "EVP_CipherUpdate(AAD)")
     }
 
     private static func feedAAD(_ aad: [UInt8], context: OpaquePointer) throws(CryptoError) {

@@ -11,7 +11,13 @@ import Synchronization
 final class GCMKey: Sendable {
     private let key: [UInt8]
     private let encrypts: Bool
-    private let context = Mutex<OpaquePointer?>(nil)
+    private let context = Mutex<Context?>(nil)
+
+    /// The `EVP_CIPHER_CTX`, only ever used under the lock. Sendable so that the lock's closures
+    /// may also use pointers into the caller's buffers (the packet, the AAD on the stack).
+    private struct Context: @unchecked Sendable {
+        let pointer: OpaquePointer
+    }
 
     /// A 32-byte key that will only seal (`encrypts`) or only open.
     init(_ key: [UInt8], encrypts: Bool) {
@@ -21,40 +27,45 @@ final class GCMKey: Sendable {
 
     deinit {
         context.withLock { context in
-            if let context { EVP_CIPHER_CTX_free(context) }
+            if let context { EVP_CIPHER_CTX_free(context.pointer) }
         }
     }
 
-    /// `AESGCM.seal(_:key:nonce:aad:appendingTo:)` with this key's context.
-    func seal(_ plaintext: [UInt8], nonce: [UInt8], aad: [UInt8], appendingTo output: inout [UInt8]) throws(CryptoError) {
+    /// Seals `count` bytes at `body` where they lie and writes the 16-byte tag right after them;
+    /// `nonce` points at the 12-byte nonce.
+    func seal(
+        inPlace body: UnsafeMutablePointer<UInt8>, count: Int, nonce: UnsafePointer<UInt8>, aad: UnsafeBufferPointer<UInt8>
+    ) throws(CryptoError) {
         precondition(encrypts, "a GCMKey seals only if made to")
-        try AESGCM.checkInputs(nonce: nonce, plaintext: plaintext, aad: aad)
+        try AESGCM.checkSizes(count, aad: aad.count)
         try context.withLock { (slot) throws(CryptoError) in
             let context = try prepared(&slot, nonce: nonce)
-            try AESGCM.encrypt(plaintext, nonce: nonce, aad: aad, context: context, appendingTo: &output)
+            try AESGCM.encrypt(inPlace: body, count: count, aad: aad, context: context)
         }
     }
 
     /// Opens the combined box `nonce ‖ ciphertext ‖ tag` at `packet[start...]`; throws
     /// `authenticationFailed` if anything was altered.
-    func open(_ packet: [UInt8], from start: Int, aad: [UInt8]) throws(CryptoError) -> [UInt8] {
+    func open(_ packet: [UInt8], from start: Int, aad: UnsafeBufferPointer<UInt8>) throws(CryptoError) -> [UInt8] {
         precondition(!encrypts, "a GCMKey opens only if made to")
         let minimum = AESGCM.nonceByteCount + AESGCM.tagByteCount
         guard packet.count - start >= minimum else {
             throw .truncated(field: "AES-GCM box", size: packet.count - start, minimum: minimum)
         }
-        let nonce = Array(packet[start..<(start + AESGCM.nonceByteCount)])
         let body = (start + AESGCM.nonceByteCount)..<(packet.count - AESGCM.tagByteCount)
-        try AESGCM.checkInputs(nonce: nonce, plaintext: [], aad: aad, length: body.count)
+        try AESGCM.checkSizes(body.count, aad: aad.count)
         return try context.withLock { (slot) throws(CryptoError) -> [UInt8] in
-            let context = try prepared(&slot, nonce: nonce)
-            return try AESGCM.decrypt(packet, body: body, aad: aad, context: context)
+            // The nonce and the tag are read where they lie in the packet, not copied out.
+            try packet.withUnsafeBufferPointer { (bytes) throws(CryptoError) -> [UInt8] in
+                let context = try prepared(&slot, nonce: bytes.baseAddress! + start)
+                return try AESGCM.decrypt(bytes, body: body, aad: aad, context: context)
+            }
         }
     }
 
     /// The context, made and keyed on first use, with `nonce` set.
-    private func prepared(_ slot: inout OpaquePointer?, nonce: [UInt8]) throws(CryptoError) -> OpaquePointer {
-        if let context = slot {
+    private func prepared(_ slot: inout Context?, nonce: UnsafePointer<UInt8>) throws(CryptoError) -> OpaquePointer {
+        if let context = slot?.pointer {
             let result = encrypts
                 ? EVP_EncryptInit_ex2(context, nil, nil, nonce, nil) : EVP_DecryptInit_ex2(context, nil, nil, nonce, nil)
             try OpenSSL.check(result, encrypts ? "EVP_EncryptInit_ex2(IV)" : "EVP_DecryptInit_ex2(IV)")
@@ -70,7 +81,7 @@ final class GCMKey: Sendable {
             EVP_CIPHER_CTX_free(context)
             throw OpenSSL.failure(encrypts ? "EVP_EncryptInit_ex2" : "EVP_DecryptInit_ex2")
         }
-        slot = context
+        slot = Context(pointer: context)
         return context
     }
 }

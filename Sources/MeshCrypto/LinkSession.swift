@@ -70,20 +70,48 @@ public struct LinkSession: Sendable {
 
     /// Pads and seals `plaintext` (an encoded envelope) into a link packet.
     public mutating func seal(kind: MessageKind, messageID: MessageID, plaintext: [UInt8]) throws(CryptoError) -> [UInt8] {
-        try seal(kind: kind, messageID: messageID, plaintext: plaintext, nonce: noncePool.next())
+        let pool = noncePool
+        return try seal(kind: kind, messageID: messageID, plaintext: plaintext) { (nonce) throws(CryptoError) in try pool.write(to: nonce) }
     }
 
     /// Seals with a chosen nonce. Internal: only fixed test vectors may pick the nonce.
     mutating func seal(kind: MessageKind, messageID: MessageID, plaintext: [UInt8], nonce: [UInt8]) throws(CryptoError) -> [UInt8] {
+        guard nonce.count == AESGCM.nonceByteCount else {
+            throw .invalidLength(field: "AES-GCM nonce", expected: AESGCM.nonceByteCount, actual: nonce.count)
+        }
+        return try seal(kind: kind, messageID: messageID, plaintext: plaintext) { target in
+            nonce.withUnsafeBufferPointer { source in target.initialize(from: source.baseAddress!, count: source.count) }
+        }
+    }
+
+    /// Builds the packet in one buffer, nothing copied twice: header, the nonce `writeNonce` puts
+    /// in place, the padded plaintext (encrypted where it lies), the tag. The AAD is on the stack.
+    private mutating func seal(
+        kind: MessageKind, messageID: MessageID, plaintext: [UInt8],
+        writeNonce: (UnsafeMutablePointer<UInt8>) throws(CryptoError) -> Void
+    ) throws(CryptoError) -> [UInt8] {
         guard sendCounter < UInt64.max else { throw .counterExhausted }
-        let padded = try Padding.pad(plaintext, policy: padding)
+        let paddedLength = try Padding.checkedLength(for: plaintext.count, policy: padding)
         let counter = sendCounter + 1
-        // The packet is built in one buffer: header, then the box appended in place.
-        var packet: [UInt8] = []
-        packet.reserveCapacity(Self.headerLength + AESGCM.nonceByteCount + padded.count + AESGCM.tagByteCount)
-        packet.append(contentsOf: messageID.bytes)
-        for shift in stride(from: 56, through: 0, by: -8) { packet.append(UInt8(truncatingIfNeeded: counter >> UInt64(shift))) }
-        try sealer.seal(padded, nonce: nonce, aad: Self.aad(kind: kind, header: packet), appendingTo: &packet)
+        let box = Self.headerLength
+        let length = box + AESGCM.nonceByteCount + paddedLength + AESGCM.tagByteCount
+        let sealer = sealer
+        let packet = try [UInt8](unsafeUninitializedCapacity: length) { (buffer, initialized) throws(CryptoError) in
+            let base = buffer.baseAddress!
+            messageID.bytes.withUnsafeBufferPointer { id in base.initialize(from: id.baseAddress!, count: MessageID.byteCount) }
+            UnsafeMutableRawPointer(base + MessageID.byteCount).storeBytes(of: counter.bigEndian, as: UInt64.self)
+            try writeNonce(base + box)
+            let body = base + box + AESGCM.nonceByteCount
+            plaintext.withUnsafeBufferPointer { text in
+                if let source = text.baseAddress { body.initialize(from: source, count: text.count) }
+            }
+            body[plaintext.count] = 0x80
+            (body + plaintext.count + 1).initialize(repeating: 0, count: paddedLength - plaintext.count - 1 + AESGCM.tagByteCount)
+            initialized = length
+            try Self.withAAD(kind: kind, header: UnsafeBufferPointer(start: base, count: Self.headerLength)) { (aad) throws(CryptoError) in
+                try sealer.seal(inPlace: body, count: paddedLength, nonce: base + box, aad: aad)
+            }
+        }
         sendCounter = counter
         messagesSent += 1
         counters.sealed += 1
@@ -108,47 +136,58 @@ public struct LinkSession: Sendable {
         guard packet.count <= Self.maximumPacketLength else {
             throw .tooLarge(field: "link packet", size: packet.count, limit: Self.maximumPacketLength)
         }
-        let header = Array(packet[..<Self.headerLength])
-        let counter = header[MessageID.byteCount...].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        let aad = Self.aad(kind: kind, header: header)
-        let padded: [UInt8]
-        do throws(CryptoError) {
-            padded = try Self.open(packet, aad: aad, counter: counter, with: &receiver)
-            acceptedSinceRekey += 1
-            if acceptedSinceRekey >= Self.previousKeyGracePackets { previous = nil }
-        } catch {
-            // A packet sealed before the neighbour switched keys; if the old key does not open
-            // it either, report why the current key refused it.
-            guard previous != nil, let opened = try? Self.open(packet, aad: aad, counter: counter, with: &previous!) else {
-                throw error
+        let counter = packet.withUnsafeBytes { bytes in
+            UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: MessageID.byteCount, as: UInt64.self))
+        }
+        // The AAD on the stack, built from the packet's header in place.
+        let padded = try packet.withUnsafeBufferPointer { (bytes) throws(CryptoError) -> [UInt8] in
+            try Self.withAAD(kind: kind, header: UnsafeBufferPointer(rebasing: bytes[..<Self.headerLength])) {
+                (aad) throws(CryptoError) -> [UInt8] in
+                do throws(CryptoError) {
+                    let padded = try Self.open(packet, aad: aad, counter: counter, with: &receiver)
+                    acceptedSinceRekey += 1
+                    if acceptedSinceRekey >= Self.previousKeyGracePackets { previous = nil }
+                    return padded
+                } catch {
+                    // A packet sealed before the neighbour switched keys; if the old key does not
+                    // open it either, report why the current key refused it.
+                    guard previous != nil, let opened = try? Self.open(packet, aad: aad, counter: counter, with: &previous!) else {
+                        throw error
+                    }
+                    counters.openedWithPreviousKey += 1
+                    return opened
+                }
             }
-            padded = opened
-            counters.openedWithPreviousKey += 1
         }
         let plaintext = try Padding.unpad(padded)
         counters.opened += 1
         do throws(WireError) {
-            return (try MessageID(bytes: Array(header[..<MessageID.byteCount])), plaintext)
+            return (try MessageID(bytes: Array(packet[..<MessageID.byteCount])), plaintext)
         } catch {
             throw .wire(error)
         }
     }
 
     /// Opens the box after the packet's header with `receiver`'s key, within its replay window.
-    private static func open(_ packet: [UInt8], aad: [UInt8], counter: UInt64, with receiver: inout Receiver) throws(CryptoError) -> [UInt8] {
+    private static func open(_ packet: [UInt8], aad: UnsafeBufferPointer<UInt8>, counter: UInt64, with receiver: inout Receiver) throws(CryptoError) -> [UInt8] {
         guard receiver.window.isFresh(counter) else { throw .replay(counter: counter) }
         let padded = try receiver.key.open(packet, from: headerLength, aad: aad)
         receiver.window.accept(counter)
         return padded
     }
 
-    static func aad(kind: MessageKind, header: [UInt8]) -> [UInt8] {
-        var aad: [UInt8] = []
-        aad.reserveCapacity(label.count + 1 + header.count)
-        aad.append(contentsOf: label)
-        aad.append(kind.rawValue)
-        aad.append(contentsOf: header)
-        return aad
+    /// Calls `body` with the AAD (label ‖ kind ‖ header) in a stack buffer.
+    static func withAAD<R, E: Error>(
+        kind: MessageKind, header: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R
+    ) throws(E) -> R {
+        let count = label.count + 1 + header.count
+        return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { (aad) throws(E) -> R in
+            let base = aad.baseAddress!
+            label.withUnsafeBufferPointer { label in base.initialize(from: label.baseAddress!, count: label.count) }
+            base[label.count] = kind.rawValue
+            (base + label.count + 1).initialize(from: header.baseAddress!, count: header.count)
+            return try body(UnsafeBufferPointer(start: base, count: count))
+        }
     }
 }
 
@@ -165,15 +204,24 @@ final class NoncePool: Sendable {
     static let nonces = 16
     private let state = Mutex<(bytes: [UInt8], offset: Int)>(([], 0))
 
-    /// The next unused nonce.
-    func next() throws(CryptoError) -> [UInt8] {
-        try state.withLock { (state) throws(CryptoError) -> [UInt8] in
+    /// Writes the next unused nonce (12 bytes) at `target`.
+    func write(to target: UnsafeMutablePointer<UInt8>) throws(CryptoError) {
+        try state.withLock { (state) throws(CryptoError) in
             if state.offset >= state.bytes.count {
                 state.bytes = try SecureRandom.bytes(Self.nonces * AESGCM.nonceByteCount)
                 state.offset = 0
             }
-            defer { state.offset += AESGCM.nonceByteCount }
-            return Array(state.bytes[state.offset..<(state.offset + AESGCM.nonceByteCount)])
+            let offset = state.offset
+            state.bytes.withUnsafeBufferPointer { bytes in target.initialize(from: bytes.baseAddress! + offset, count: AESGCM.nonceByteCount) }
+            state.offset += AESGCM.nonceByteCount
+        }
+    }
+
+    /// The next unused nonce.
+    func next() throws(CryptoError) -> [UInt8] {
+        try [UInt8](unsafeUninitializedCapacity: AESGCM.nonceByteCount) { (buffer, initialized) throws(CryptoError) in
+            try write(to: buffer.baseAddress!)
+            initialized = AESGCM.nonceByteCount
         }
     }
 }

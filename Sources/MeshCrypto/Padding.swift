@@ -15,13 +15,19 @@ public enum Padding {
 
     /// Pads `plaintext`; throws `tooLarge` if even the minimal padding would exceed `limit`.
     public static func pad(_ plaintext: [UInt8], policy: PaddingPolicy, limit: Int = maxPaddedLength) throws(CryptoError) -> [UInt8] {
-        let length = paddedLength(for: plaintext.count, policy: policy, limit: limit)
-        guard length <= limit else { throw .tooLarge(field: "padded plaintext", size: length, limit: limit) }
+        let length = try checkedLength(for: plaintext.count, policy: policy, limit: limit)
         var padded = plaintext
         padded.reserveCapacity(length)
         padded.append(0x80)
         padded.append(contentsOf: repeatElement(0, count: length - padded.count))
         return padded
+    }
+
+    /// `paddedLength`, or `tooLarge` if even the minimal padding would exceed `limit`.
+    static func checkedLength(for count: Int, policy: PaddingPolicy, limit: Int = maxPaddedLength) throws(CryptoError) -> Int {
+        let length = paddedLength(for: count, policy: policy, limit: limit)
+        guard length <= limit else { throw .tooLarge(field: "padded plaintext", size: length, limit: limit) }
+        return length
     }
 
     /// Strips padding; throws `badPadding` unless the input ends with 0x80 followed only by zeros.
