@@ -191,8 +191,8 @@ public struct LinkSession: Sendable {
     }
 }
 
-/// Fresh random nonces, fetched from `RAND_bytes` several at a time: one call for 16 nonces
-/// costs about what one call for a single nonce did (OpenSSL's per-call DRBG overhead, a fork
+/// Fresh random nonces, fetched from `RAND_bytes` several at a time: one call for 64 nonces
+/// (768 bytes) costs about what one call for a single nonce did (OpenSSL's per-call DRBG overhead, a fork
 /// check and a reseed test, dominated a 12-byte draw). Every nonce is still 12 bytes of the CSPRNG,
 /// used once; nonces are public (they travel in the packet), so holding the next few in memory
 /// reveals nothing that sending them does not.
@@ -201,7 +201,7 @@ public struct LinkSession: Sendable {
 /// copies can ever hand out the same nonce under the same key.
 final class NoncePool: Sendable {
     /// Nonces per `RAND_bytes` call.
-    static let nonces = 16
+    static let nonces = 64
     private let state = Mutex<(bytes: [UInt8], offset: Int)>(([], 0))
 
     /// Writes the next unused nonce (12 bytes) at `target`.
