@@ -33,6 +33,8 @@ let package = Package(
 
         // Pure Swift libraries.
         .target(name: "MeshProtocol"),
+        // Named, detached POSIX threads without Foundation (D-Bus loop, UDP reader, relay wake-up).
+        .target(name: "PosixThread"),
         // The seam every transport sits behind: links, their events, sending.
         .target(name: "MeshLink"),
         .target(name: "Fragmenter"),
@@ -42,10 +44,10 @@ let package = Package(
         .target(name: "MeshSim", dependencies: ["MeshProtocol", "MeshLink", "MeshCrypto", "MeshNode"]),
         // libdbus-1 made safe: connection and event loop, messages, typed values, bounded decoding,
         // exported object trees and introspection. Knows nothing of BlueZ.
-        .target(name: "DBusKit", dependencies: ["CDBus"]),
+        .target(name: "DBusKit", dependencies: ["CDBus", "PosixThread"]),
         .target(name: "GATTBridge", dependencies: ["DBusKit", "MeshLink"]),
         // Loopback UDP links for tests and local meshes (docs/OPERATIONS.md, "UDP link protocol").
-        .target(name: "UDPTransport", dependencies: ["MeshProtocol", "MeshLink"]),
+        .target(name: "UDPTransport", dependencies: ["MeshProtocol", "MeshLink", "PosixThread"]),
         // Codable JSON without Foundation (bounded parser, JSONEncoder's output form): keeps ICU and
         // FoundationEssentials out of meshnoded and relayctl (docs/PERFORMANCE.md, "Footprint").
         .target(name: "BoundedJSON"),
@@ -53,7 +55,7 @@ let package = Package(
         .target(name: "ControlProtocol", dependencies: ["MeshProtocol", "BoundedJSON"]),
         .target(name: "MeshService", dependencies: [
             "MeshProtocol", "MeshLink", "Fragmenter", "MeshCrypto", "Flooding", "MeshNode", "GATTBridge", "UDPTransport",
-            "ControlProtocol", "CSystemd", "CTimerFD",
+            "ControlProtocol", "CSystemd", "CTimerFD", "PosixThread",
         ]),
 
         // Executables.

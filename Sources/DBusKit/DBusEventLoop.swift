@@ -1,6 +1,7 @@
 import CDBus
 import Dispatch
 import Glibc
+import PosixThread
 import Synchronization
 
 /// The one thread that owns a D-Bus connection.
@@ -61,12 +62,12 @@ public final class DBusEventLoop: Sendable {
 
     /// Starts the thread.
     public func start(name: String) {
-        let started = DetachedThread.start(name: name) { [self] in
+        let result = DetachedThread.start(name: name) { [self] in
             identity.claim()
             run()
             identity.release()
         }
-        precondition(started, "cannot start the D-Bus thread \(name)")  // as Foundation's Thread would stop
+        precondition(result == 0, "cannot start the D-Bus thread \(name): error \(result)")  // as Foundation's Thread would stop
     }
 
     /// Asks the thread to finish after its current job; `final` runs on it last.

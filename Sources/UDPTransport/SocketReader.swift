@@ -1,5 +1,6 @@
 import Dispatch
 import Glibc
+import PosixThread
 import Synchronization
 
 /// A thread of its own that sleeps in `poll` until a socket is readable, then runs
@@ -27,25 +28,16 @@ final class SocketReader: Sendable {
         wakeRead = pipeEnds[0]
         wakeWrite = pipeEnds[1]
         let wake = pipeEnds[0]
-        let body = ThreadBody {
+        let result = DetachedThread.start(name: "udp-reader") {
             Self.loop(fd: fd, wake: wake, queue: queue, onReadable: onReadable)
             Glibc.close(wake)
             onExit()
         }
-        var thread = pthread_t()
-        let context = Unmanaged.passRetained(body).toOpaque()
-        let result = pthread_create(&thread, nil, { raw in
-            guard let raw else { return nil }
-            Unmanaged<ThreadBody>.fromOpaque(raw).takeRetainedValue().run()
-            return nil
-        }, context)
         guard result == 0 else {
-            Unmanaged<ThreadBody>.fromOpaque(context).release()
             Glibc.close(pipeEnds[0])
             Glibc.close(pipeEnds[1])
             throw .system(call: "pthread_create", errno: result)
         }
-        pthread_detach(thread)
     }
 
     /// Ends the thread: it stops reading, runs `onExit` and returns. Later calls do nothing.
@@ -71,10 +63,4 @@ final class SocketReader: Sendable {
             if socketEvents & (Int32(POLLIN) | Int32(POLLERR)) != 0 { queue.sync { onReadable() } }
         }
     }
-}
-
-/// What the reader's thread runs, handed to `pthread_create` as its context.
-private final class ThreadBody: Sendable {
-    let run: @Sendable () -> Void
-    init(_ run: @escaping @Sendable () -> Void) { self.run = run }
 }

@@ -1,6 +1,7 @@
 import CTimerFD
 import Dispatch
 import Glibc
+import PosixThread
 import Synchronization
 
 /// A one-shot timer with a thread of its own: `arm(after:)` sets a Linux timerfd, the thread
@@ -33,19 +34,9 @@ final class WakeupTimer: Sendable {
         wakeRead = pipeEnds[0]
         wakeWrite = pipeEnds[1]
         // The thread keeps `self` (and so both descriptors open) until it returns.
-        let body = WakeupThreadBody { [self] in loop(queue: queue, onFire: onFire) }
-        var thread = pthread_t()
-        let context = Unmanaged.passRetained(body).toOpaque()
-        let result = pthread_create(&thread, nil, { raw in
-            guard let raw else { return nil }
-            Unmanaged<WakeupThreadBody>.fromOpaque(raw).takeRetainedValue().run()
-            return nil
-        }, context)
-        guard result == 0 else {
-            Unmanaged<WakeupThreadBody>.fromOpaque(context).release()
-            throw .system(call: "pthread_create", errno: result)
-        }
-        pthread_detach(thread)
+        // The thread keeps `self` (and so both descriptors open) until it returns.
+        let result = DetachedThread.start(name: "relay-wakeup") { [self] in loop(queue: queue, onFire: onFire) }
+        guard result == 0 else { throw .system(call: "pthread_create", errno: result) }
     }
 
     deinit {
@@ -94,10 +85,4 @@ final class WakeupTimer: Sendable {
 enum WakeupTimerError: Error, Equatable {
     /// A system call failed with `errno`.
     case system(call: String, errno: Int32)
-}
-
-/// What the timer's thread runs, handed to `pthread_create` as its context.
-private final class WakeupThreadBody: Sendable {
-    let run: @Sendable () -> Void
-    init(_ run: @escaping @Sendable () -> Void) { self.run = run }
 }

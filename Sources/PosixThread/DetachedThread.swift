@@ -1,7 +1,8 @@
 import Glibc
 
-/// Starts a detached POSIX thread (Foundation's `Thread` without Foundation).
-enum DetachedThread {
+/// Starts a detached POSIX thread (Foundation's `Thread` without Foundation), named so that
+/// `ps -L` and `top -H` tell the daemon's threads apart.
+public enum DetachedThread {
     /// The name and body handed through pthread's `void *` argument.
     private final class Start: Sendable {
         let name: String
@@ -22,17 +23,19 @@ enum DetachedThread {
         return nil
     }
 
-    /// Runs `body` on a new detached thread named `name`; false when the thread could not be created.
+    /// Runs `body` on a new detached thread named `name`; returns 0, or `pthread_create`'s error
+    /// number when the thread could not be created (then `body` never runs).
     @discardableResult
-    static func start(name: String, _ body: @escaping @Sendable () -> Void) -> Bool {
+    public static func start(name: String, _ body: @escaping @Sendable () -> Void) -> Int32 {
         let argument = Unmanaged.passRetained(Start(name: name, body: body)).toOpaque()
         var thread = pthread_t()
-        guard pthread_create(&thread, nil, entry, argument) == 0 else {
+        let result = pthread_create(&thread, nil, entry, argument)
+        guard result == 0 else {
             Unmanaged<Start>.fromOpaque(argument).release()
-            return false
+            return result
         }
         pthread_detach(thread)
-        return true
+        return 0
     }
 
     /// Names the calling thread as `ps -L` and `top -H` show it (Linux keeps 15 bytes); best effort.
