@@ -29,7 +29,9 @@ SCRATCH    ?= .build
 # --no-export-dynamic undoes the -export-dynamic of the toolchain's static-stdlib-args.lnk:
 # nothing looks our symbols up at run time, and their 430 KB symbol table was all resident.
 # Together about 1.5 MiB less resident memory (docs/PERFORMANCE.md, "Footprint").
-SWIFTFLAGS ?= -c release --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic
+# -z now: every symbol bound at start, so the GOT is read-only after start (full RELRO).
+SWIFTFLAGS ?= -c release --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs \
+              -Xlinker --no-export-dynamic -Xlinker -z -Xlinker now
 STRIP      ?= -s
 BUILDDIR   := $(SCRATCH)/release
 STAGE      := $(abspath $(SCRATCH))/stage
