@@ -45,6 +45,13 @@ printf 'Source: meshnoded\n\nPackage: meshnoded\nArchitecture: any\n' > "$outdir
 shlibs=$(cd "$outdir" && dpkg-shlibdeps -O -e"debian/meshnoded/usr/bin/meshnoded" -e"debian/meshnoded/usr/bin/relayctl" \
   | sed -n 's/^shlibs:Depends=//p')
 [ -n "$shlibs" ] || { echo "build-deb: dpkg-shlibdeps found no libraries" >&2; exit 1; }
+# Packed relative relocations (make build: -z pack-relative-relocs) need glibc 2.36's loader, and
+# the binaries say so with the version GLIBC_ABI_DT_RELR, which Debian 12's libc6 symbols file
+# does not map to a version: dpkg-shlibdeps alone would ask for less than the binaries need.
+versions=$(readelf -V "$root/usr/bin/meshnoded" "$root/usr/bin/relayctl")
+if [[ $versions == *GLIBC_ABI_DT_RELR* ]]; then
+  shlibs=$(printf '%s' "$shlibs" | sed -E 's/libc6 \(>= [0-9.~+-]+\)/libc6 (>= 2.36)/')
+fi
 size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
 sed -e "s/@VERSION@/$version/" -e "s/@ARCH@/$arch/" -e "s/@SIZE@/$size/" -e "s/@SHLIBS@/$shlibs/" \
   "$here/control.in" > "$root/DEBIAN/control"
