@@ -90,7 +90,7 @@ let package = Package(
             "MeshLink", "UDPTransport", "MeshTestSupport",
         ]),
         .testTarget(name: "UDPTransportTests", dependencies: ["MeshProtocol", "MeshLink", "UDPTransport", "MeshTestSupport"]),
-        .testTarget(name: "DaemonTests", dependencies: ["MeshService", "ControlProtocol"]),
+        .testTarget(name: "DaemonTests", dependencies: ["MeshService", "ControlProtocol", "MeshTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
