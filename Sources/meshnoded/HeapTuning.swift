@@ -1,5 +1,6 @@
 import Dispatch
 import Glibc
+import Synchronization
 
 /// glibc heap settings for a small long-running daemon (docs/PERFORMANCE.md, "Footprint").
 ///
@@ -31,11 +32,8 @@ enum HeapTuning {
     private typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
     private typealias MallocTrim = @convention(c) (Int) -> Int32
 
-    /// Applies the arena cap now and starts the trim timer on the main queue once
-    /// `dispatchMain()` runs it, after the daemon's signal sources exist: a dispatch source
-    /// registered before them made SIGTERM get lost now and then (SystemdNotifyTests), because
-    /// a thread libdispatch started for it did not have the signals blocked. Without glibc's
-    /// functions nothing changes.
+    /// Applies the arena cap now and starts the trim timer on a queue of its own. Without
+    /// glibc's functions nothing changes.
     static func start() {
         guard let malloptSymbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt"),
               let trimSymbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim")
@@ -44,15 +42,15 @@ enum HeapTuning {
         let trim = unsafeBitCast(trimSymbol, to: MallocTrim.self)
         _ = mallopt(mArenaMax, arenas)
         _ = mallopt(mMmapThreshold, mmapThreshold)
-        DispatchQueue.main.async {
-            let timer = DispatchSource.makeTimerSource(queue: .main)
+        trimTimer.withLock { current in
+            let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "meshnoded.heap-trim"))
             timer.schedule(deadline: .now() + trimInterval, repeating: trimInterval)
-            timer.setEventHandler { _ = trim(0) }
+            timer.setEventHandler { @Sendable in _ = trim(0) }
             timer.resume()
-            trimTimer = timer
+            current = timer
         }
     }
 
-    /// The running trim timer, kept alive here; only on the main queue.
-    @MainActor private static var trimTimer: (any DispatchSourceTimer)?
+    /// The running trim timer, kept alive for the life of the process.
+    private static let trimTimer = Mutex<(any DispatchSourceTimer)?>(nil)
 }

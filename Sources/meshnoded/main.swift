@@ -6,6 +6,9 @@ import MeshService
 // file, line and reason, exit 78; a bad flag exits 64), then the node runs until
 // SIGTERM or SIGINT.
 signal(SIGPIPE, SIG_IGN)
+// Before any thread exists, so that every thread inherits the mask: a SIGTERM that comes early
+// waits for the daemon's signal source instead of being lost or killing it (SignalWatcher).
+SignalWatcher.blockWatchedSignals()
 
 func emit(_ text: String, to fd: Int32) {
     let bytes = Array(text.utf8)

@@ -33,6 +33,25 @@ struct SystemdNotifyTests {
         #expect(node.terminate().status == 0)
     }
 
+    /// A SIGTERM that came after the disposition was set to ignore but before libdispatch had
+    /// armed its signal source was once lost, and the node ran on (CI, under load). The daemon
+    /// now blocks the signals before any thread exists, so one sent at any moment of start-up
+    /// waits for the source. Only a signal that lands before `main` (nothing logged yet) may
+    /// still end the process by the default action.
+    @Test("SIGTERM at any moment of start-up stops the node cleanly, never lost", arguments: [0, 5, 15, 30, 60, 120, 250])
+    func sigtermDuringStartUp(milliseconds: Int) throws {
+        let (folder, _, node) = try startNode(name: "early\(milliseconds)", watchdogMicroseconds: 400_000)
+        defer { folder.remove() }
+        usleep(UInt32(milliseconds * 1000))
+        let stopped = node.terminate(timeout: 5)
+        #expect(stopped.status != -1, "the node was still running 5 s after SIGTERM")
+        if node.process.terminationReason == .uncaughtSignal {
+            #expect(stopped.status == SIGTERM && node.log.isEmpty, "killed by signal \(stopped.status) after it had logged: \(node.log)")
+        } else {
+            #expect(stopped.status == 0)
+        }
+    }
+
     /// `sd_notify` blocks while the socket's queue is full. Sent from the engine's queue it
     /// once froze a node for good: keep-alives filled the queue of a listener that had
     /// stopped reading, and SIGTERM could no longer be handled.

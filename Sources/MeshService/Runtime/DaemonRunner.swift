@@ -9,7 +9,8 @@ import MeshNode
 /// Starts and stops a whole node from a configuration: identity, engine, transport,
 /// control socket, systemd notifications and signals.
 public enum DaemonRunner {
-    /// Runs the daemon until SIGTERM or SIGINT; never returns.
+    /// Runs the daemon until SIGTERM or SIGINT; never returns. The caller must have blocked the
+    /// watched signals before any thread started (`SignalWatcher.blockWatchedSignals()`).
     public static func run(config: DaemonConfig, invocation: DaemonInvocation) -> Never {
         let logger = DaemonLogger(level: config.node.logLevel)
         let identity: NodeIdentity
@@ -53,18 +54,20 @@ public enum DaemonRunner {
         runtime.addTransportState { (transport as? BlueZTransport)?.stateSummary }
         _ = notifier.ready(status: "node \(identity.shortID) up on \(config.transport.kind.rawValue); \(transportState())waiting for neighbours")
         _ = notifier.startWatchdog(queue: runtime.queue)
-        let statusTimer = DispatchSource.makeTimerSource(queue: .main)
+        let statusTimer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "meshnoded.status"))
         statusTimer.schedule(deadline: .now() + 5, repeating: 5)
         statusTimer.setEventHandler {
             let status = runtime.status()
             _ = notifier.status("node \(status.shortID): \(transportState())\(status.neighbourCount) neighbour(s), \(status.knownNodeCount) known further away")
         }
         statusTimer.resume()
-        let signals = SignalWatcher(
-            queue: .main,
+        // The main thread takes the signals from here on; every thread has them blocked since
+        // main.swift, so one sent during start-up is pending and handled now (SignalWatcher).
+        SignalWatcher.run(
             onStop: { signal in
                 logger.notice(.daemonStopping, "stopping on signal \(signal)")
                 _ = notifier.stopping(status: "stopping")
+                statusTimer.cancel()
                 server.stop()
                 runtime.stop()
                 do throws(SeenCacheStoreError) {
@@ -88,8 +91,6 @@ public enum DaemonRunner {
                 }
                 _ = notifier.ready(status: "node \(identity.shortID) running (reloaded)")
             })
-        signals.start()
-        dispatchMain()
     }
 
     /// Milliseconds since the Unix epoch (CLOCK_REALTIME).
