@@ -168,15 +168,24 @@ def hello(work):
     return out
 
 
-def idle(mesh, base, settle):
+def idle(mesh, base, settle, idle_after):
+    """RSS `settle` s after start (start-up's code pages still mapped) and `idle_after` s after
+    start, once meshnoded has given those pages back (ResidentPageRelease, 20 s after start) and
+    mapped again what it still runs."""
     p, sock = mesh.node("idle", base)
+    started = time.monotonic()
     mesh.wait_neighbours(sock, 0, 10)
-    time.sleep(settle)
+    time.sleep(max(0, settle - (time.monotonic() - started)))
+    startup = proc_memory(p.pid)
+    startup_mappings = rss_by_mapping(p.pid)
+    time.sleep(max(0, idle_after - (time.monotonic() - started)))
     mem = proc_memory(p.pid)
     mappings = rss_by_mapping(p.pid)
     stats = mesh.ctl(sock, "stats")
     mesh.stop()
-    return {"settle_s": settle, "proc": mem, "rss_by_mapping": mappings, "stats_memory": stats["memory"] if stats else None}
+    return {"settle_s": settle, "startup_proc": startup, "startup_rss_by_mapping": startup_mappings,
+            "idle_after_s": idle_after, "proc": mem, "rss_by_mapping": mappings,
+            "stats_memory": stats["memory"] if stats else None}
 
 
 def neighbours(mesh, base, count, settle):
@@ -253,6 +262,8 @@ def main():
     ap.add_argument("--flooders", type=int, default=50)
     ap.add_argument("--flood-seconds", type=float, default=20)
     ap.add_argument("--settle", type=float, default=5)
+    ap.add_argument("--idle-after", type=float, default=40,
+                    help="seconds after start for the idle figure (meshnoded gives start-up's pages back at 20 s)")
     ap.add_argument("--no-hello", action="store_true", help="skip the hello-world builds")
     ap.add_argument("--quiet", type=float, default=12, help="seconds flooders idle after linking")
     a = ap.parse_args()
@@ -268,8 +279,12 @@ def main():
             result["hello_world"] = hello(work)
             for name, h in result["hello_world"].items():
                 print(f"hello world, {name:25} {h['bytes']:>10} bytes  {h['mib']:6.2f} MiB  icudt: {h['contains_icudt']}")
-        result["idle"] = idle(mesh, base, a.settle)
+        result["idle"] = idle(mesh, base, a.settle, a.idle_after)
+        m = result["idle"]["startup_proc"]
+        print(f"{a.settle:.0f} s after start: RSS {mib(m['VmRSS']):.2f} MiB (anon {mib(m['RssAnon']):.2f}, "
+              f"file {mib(m['RssFile']):.2f})")
         m = result["idle"]["proc"]
+        print(f"{a.idle_after:.0f} s after start, ", end="")
         print(f"idle RSS {mib(m['VmRSS']):.2f} MiB (anon {mib(m['RssAnon']):.2f}, file {mib(m['RssFile']):.2f}), "
               f"peak {mib(m['VmHWM']):.2f} MiB")
         print("  " + ", ".join(f"{k} {mib(v):.2f}" for k, v in list(result["idle"]["rss_by_mapping"].items())[:8]))

@@ -54,13 +54,15 @@ public enum DaemonRunner {
         runtime.addTransportState { (transport as? BlueZTransport)?.stateSummary }
         _ = notifier.ready(status: "node \(identity.shortID) up on \(config.transport.kind.rawValue); \(transportState())waiting for neighbours")
         _ = notifier.startWatchdog(queue: runtime.queue)
-        let statusTimer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "meshnoded.status"))
+        let housekeeping = DispatchQueue(label: "meshnoded.housekeeping")
+        let statusTimer = DispatchSource.makeTimerSource(queue: housekeeping)
         statusTimer.schedule(deadline: .now() + 5, repeating: 5)
         statusTimer.setEventHandler {
             let status = runtime.status()
             _ = notifier.status("node \(status.shortID): \(transportState())\(status.neighbourCount) neighbour(s), \(status.knownNodeCount) known further away")
         }
         statusTimer.resume()
+        let pageRelease = startPageRelease(on: housekeeping, logger: logger)
         // The main thread takes the signals from here on; every thread has them blocked since
         // main.swift, so one sent during start-up is pending and handled now (SignalWatcher).
         SignalWatcher.run(
@@ -68,6 +70,7 @@ public enum DaemonRunner {
                 logger.notice(.daemonStopping, "stopping on signal \(signal)")
                 _ = notifier.stopping(status: "stopping")
                 statusTimer.cancel()
+                pageRelease.cancel()
                 server.stop()
                 runtime.stop()
                 do throws(SeenCacheStoreError) {
@@ -91,6 +94,27 @@ public enum DaemonRunner {
                 }
                 _ = notifier.ready(status: "node \(identity.shortID) running (reloaded)")
             })
+    }
+
+    /// When start-up's code pages are first given back, and how often again after.
+    static let pageReleaseDelay = 20
+    static let pageReleaseInterval = 600
+
+    /// Gives back the code pages only start-up used, `pageReleaseDelay` seconds after start and
+    /// every `pageReleaseInterval` seconds after that (`ResidentPageRelease`).
+    static func startPageRelease(on queue: DispatchQueue, logger: DaemonLogger) -> any DispatchSourceTimer {
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now() + .seconds(pageReleaseDelay), repeating: .seconds(pageReleaseInterval))
+        timer.setEventHandler {
+            do throws(ResidentPageRelease.Failure) {
+                let outcome = try ResidentPageRelease.release()
+                logger.debug(.general, "unmapped \(outcome.residentKiB) KiB of clean file pages in \(outcome.mappings) mapping(s), \(outcome.refused) refused")
+            } catch {
+                logger.warning(.general, "code pages not given back: \(error)")
+            }
+        }
+        timer.resume()
+        return timer
     }
 
     /// Milliseconds since the Unix epoch (CLOCK_REALTIME).
