@@ -12,7 +12,7 @@ stage="$(mktemp -d /tmp/footprint-stage.XXXXXX)"
 trap 'rm -rf "$stage"' EXIT
 make install DESTDIR="$stage" >/dev/null
 # meshflood with the Makefile's flags, so the shared modules are not rebuilt.
-read -r -a flags <<<"$(sed -n 's/^SWIFTFLAGS *?= *//p' Makefile)"
+read -r -a flags <<<"$(make -s --no-print-directory --eval='print-swiftflags: ; @echo $(SWIFTFLAGS)' print-swiftflags)"
 swift build "${flags[@]}" --product meshflood >/dev/null
 python3 scripts/footprint.py --stage-bin "$stage/usr/local/bin" \
     --tool-bin "$(swift build "${flags[@]}" --show-bin-path)" "$@"
