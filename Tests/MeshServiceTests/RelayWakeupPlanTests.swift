@@ -11,13 +11,13 @@ struct RelayWakeupPlanTests {
     }
 
     /// Times in milliseconds, slack 2 ms.
-    @Test("A deadline within [due, due + slack] is kept; one before the due time or after the slack is replaced; nothing held disarms",
+    @Test("The deadline is the earliest due time plus the slack: kept when armed for it, moved otherwise, disarmed when nothing is held",
           arguments: [
               Case(nextDue: nil, armed: nil, expected: .keep),
               Case(nextDue: nil, armed: 10, expected: .disarm),
               Case(nextDue: 10, armed: nil, expected: .arm(at: .milliseconds(12))),
-              Case(nextDue: 10, armed: 10, expected: .keep),
-              Case(nextDue: 10, armed: 11, expected: .keep),
+              Case(nextDue: 10, armed: 10, expected: .arm(at: .milliseconds(12))),
+              Case(nextDue: 10, armed: 11, expected: .arm(at: .milliseconds(12))),
               Case(nextDue: 10, armed: 12, expected: .keep),
               Case(nextDue: 10, armed: 13, expected: .arm(at: .milliseconds(12))),
               Case(nextDue: 10, armed: 9, expected: .arm(at: .milliseconds(12))),

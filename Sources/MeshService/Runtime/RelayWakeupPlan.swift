@@ -11,16 +11,17 @@ public enum RelayWakeupPlan: Equatable, Sendable {
     case disarm
 
     /// How late a held relay may go out after its due time, waiting for the engine's next turn:
-    /// at a few hundred messages a second a frame arrives within it (docs/PROTOCOL.md, managed
-    /// flooding; docs/PERFORMANCE.md, "The daemon: CPU per relayed message").
-    public static let slack: Duration = .milliseconds(2)
+    /// on a node that takes in 250 frames a second or more a frame usually arrives within it
+    /// (docs/PROTOCOL.md, managed flooding; docs/PERFORMANCE.md, "The daemon: CPU per relayed message").
+    public static let slack: Duration = .milliseconds(4)
 
-    /// The plan. A deadline before the next due time would wake for nothing and one after
-    /// `nextDue + slack` would be too late: both are replaced; one in between is kept.
+    /// The plan: the deadline is always `nextDue + slack`. One armed earlier would wake for a relay
+    /// the engine may still send on its own at an arrival (or for nothing, once it has); so after
+    /// every turn the deadline moves with the earliest relay still held (re-arming is one system
+    /// call and wakes nobody).
     public static func decide(nextDue: Duration?, armed: Duration?, slack: Duration = slack) -> RelayWakeupPlan {
         guard let nextDue else { return armed == nil ? .keep : .disarm }
-        let latest = nextDue + slack
-        guard let armed, armed >= nextDue, armed <= latest else { return .arm(at: latest) }
-        return .keep
+        let deadline = nextDue + slack
+        return armed == deadline ? .keep : .arm(at: deadline)
     }
 }
