@@ -8,8 +8,8 @@ public enum InlineDrain: Equatable, Sendable {
     /// A worker drains the inbox (`queue.async`) while the reader goes back to its socket.
     case handOff
 
-    /// Events one inline turn handles at most: about 2 ms of engine work at ~150 µs a message,
-    /// during which the socket's 4 MiB receive buffer holds far more than the engine could take.
+    /// Events one inline turn handles at most: under 3 ms of engine work at ~175 µs a message (a
+    /// 2-vCPU VM), during which the socket's 4 MiB receive buffer holds far more than that.
     public static let maxInlineEvents = 16
 
     /// The decision, from what waits and what the reader saw.
