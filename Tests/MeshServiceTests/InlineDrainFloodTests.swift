@@ -24,7 +24,7 @@ private final class SlowConsumer: EngineInboxConsumer {
             return
         }
         var state = UInt64(bytes.count)
-        for _ in 0..<1_000_000 { state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407 }
+        for _ in 0..<4_000_000 { state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407 }
         handled.append(Handled(tag: state == 0 ? 0 : bytes[0], onReader: Self.onReaderThread()))
     }
 
