@@ -40,6 +40,44 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / TICKS
 
 
+def thread_switches(pid):
+    """Context switches and CPU of each of the process's threads, by thread ID: (name, voluntary,
+    involuntary, cpu seconds). A voluntary switch is the thread going to sleep, so each one is a
+    wake-up later."""
+    threads = {}
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/comm") as f:
+                name = f.read().strip()
+            with open(f"/proc/{pid}/task/{tid}/status") as f:
+                fields = dict(line.split(":", 1) for line in f if ":" in line)
+            with open(f"/proc/{pid}/task/{tid}/stat") as f:
+                stat = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        threads[tid] = (name, int(fields["voluntary_ctxt_switches"]), int(fields["nonvoluntary_ctxt_switches"]),
+                        (int(stat[11]) + int(stat[12])) / TICKS)
+    return threads
+
+
+def switches_per_message(before, after, messages):
+    """Sleeps (voluntary switches) and CPU µs per relayed message by thread name, over the threads
+    alive at the end (a thread that exited during the flood is missing; one started during it
+    counts from 0)."""
+    by_name = {}
+    for tid, (name, voluntary, involuntary, cpu) in after.items():
+        _, v0, i0, c0 = before.get(tid, (name, 0, 0, 0.0))
+        entry = by_name.setdefault(name, {"threads": 0, "voluntary": 0, "involuntary": 0, "cpu_s": 0.0})
+        entry["threads"] += 1
+        entry["voluntary"] += voluntary - v0
+        entry["involuntary"] += involuntary - i0
+        entry["cpu_s"] = round(entry["cpu_s"] + cpu - c0, 3)
+    for entry in by_name.values():
+        entry["voluntary_per_message"] = round(entry["voluntary"] / messages, 3) if messages else None
+        entry["cpu_us_per_message"] = round(entry["cpu_s"] * 1e6 / messages, 1) if messages else None
+    return by_name
+
+
 def settle(node, expected, quiet=1.0, limit=30.0):
     """Waits until B has received `expected` messages, or its count stands still for `quiet` s:
     on a busy machine B may still be working through its inbox when the flood ends."""
@@ -82,6 +120,7 @@ def run_daemon(args, bin_dir, work, name):
         time.sleep(IDLE_SECONDS)
         idle_rate = (cpu_seconds(b.pid) - idle_cpu) / (time.time() - idle_start)
         before = message_counters(b)
+        switches_start = thread_switches(b.pid)
         wall_start, cpu_start = time.time(), cpu_seconds(b.pid)
         perf = None
         if args.perf:
@@ -101,6 +140,7 @@ def run_daemon(args, bin_dir, work, name):
             perf.send_signal(2)
             perf.wait(30)
         wall, cpu = time.time() - wall_start, cpu_seconds(b.pid) - cpu_start
+        switches_end = thread_switches(b.pid)
         after = message_counters(b)
         inbox = (b.stats() or {}).get("counters", {}).get("inbox", {})
         if flood.returncode != 0:
@@ -121,6 +161,7 @@ def run_daemon(args, bin_dir, work, name):
             "us_per_relayed_message": round(cpu * 1e6 / relayed, 1) if relayed else None,
             "us_per_relayed_message_less_idle": round(busy * 1e6 / relayed, 1) if relayed else None,
             "meshflood": m,
+            "b_thread_switches": switches_per_message(switches_start, switches_end, relayed),
         })
         if perf:
             result["perf"] = attribute(perf_data)
@@ -181,6 +222,8 @@ def main():
     args = parser.parse_args()
     builds = ([("baseline", os.path.abspath(args.baseline))] if args.baseline else []) + [("this", os.path.abspath(args.bin))]
     work = tempfile.mkdtemp(prefix="meshnode-daemoncpu.")
+    loadavg_at_start = os.getloadavg()
+    print(f"load average at start: {loadavg_at_start}", flush=True)
     rounds = []
     for i in range(args.repeat):
         for build, bin_dir in builds:
@@ -192,11 +235,15 @@ def main():
                 r["ratio"] = daemon["us_per_relayed_message_less_idle"] / engine["us_per_relayed_message"]
             rounds.append(r)
             print(table([r]).splitlines()[-1], flush=True)
+            if "b_thread_switches" in daemon:
+                print("  B's threads, sleeps per relayed message: " + ", ".join(
+                    f'{name} {t["voluntary_per_message"]} ({t["cpu_us_per_message"]} µs)'
+                    for name, t in sorted(daemon["b_thread_switches"].items()) if t["voluntary"] > 0), flush=True)
             if "perf" in daemon:
                 print(perf_table(daemon["perf"]), flush=True)
     report = {"rate": args.rate, "seconds": args.seconds, "node_flags": NODE_FLAGS, "b_flags": args.b_flags,
               "work": work, "started": time.strftime("%Y-%m-%dT%H:%M:%S"), "cpus": os.cpu_count(),
-              "loadavg_at_end": os.getloadavg(), "rounds": rounds}
+              "loadavg_at_start": loadavg_at_start, "loadavg_at_end": os.getloadavg(), "rounds": rounds}
     with open(args.out, "w") as f:
         json.dump(report, f, indent=2)
     print()

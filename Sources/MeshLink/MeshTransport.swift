@@ -9,6 +9,9 @@ public protocol MeshTransport: AnyObject, Sendable {
     /// queue), so it must never block or wait for the transport: it hands the event on and returns.
     /// The daemon's handler only enqueues into its bounded per-link inbox (`FairInbox`).
     func start(handler: @escaping @Sendable (TransportEvent) -> Void) throws
+    /// Starts the transport as `start(handler:)` does; a transport with a reader thread of its
+    /// own also calls `readerHooks` around every batch it delivers from that thread.
+    func start(handler: @escaping @Sendable (TransportEvent) -> Void, readerHooks: TransportReaderHooks) throws
     /// Sends one frame on a link; never blocks. See ``SendOutcome`` for what `.sent` promises: a
     /// transport may only accept the frame here and decide on its own thread (BlueZ does).
     func send(_ frame: [UInt8], on link: LinkID) -> SendOutcome
@@ -22,6 +25,11 @@ public protocol MeshTransport: AnyObject, Sendable {
 }
 
 extension MeshTransport {
+    /// Starts with `start(handler:)`: the transport has no reader thread, so the hooks never run.
+    public func start(handler: @escaping @Sendable (TransportEvent) -> Void, readerHooks: TransportReaderHooks) throws {
+        try start(handler: handler)
+    }
+
     /// Does nothing: the transport keeps no slot preference.
     public func linkKeyed(_ link: LinkID) {}
 }

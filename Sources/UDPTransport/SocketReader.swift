@@ -1,5 +1,6 @@
 import Dispatch
 import Glibc
+import MeshLink
 import PosixThread
 import Synchronization
 
@@ -12,6 +13,10 @@ import Synchronization
 /// manager thread wakes from `epoll_wait`, wakes a worker to run the handler, and is woken again to
 /// re-arm the source. Here the kernel wakes this thread, and that is all (docs/PERFORMANCE.md,
 /// "The daemon: CPU per relayed message").
+///
+/// `onReadable` returns true when it stopped at its batch bound with data possibly still
+/// waiting. `hooks`, when given, run on this thread around every batch, outside the queue:
+/// the owner of the events may then handle them right here instead of waking a thread.
 final class SocketReader: Sendable {
     private let wakeRead: Int32
     private let wakeWrite: Int32
@@ -19,8 +24,8 @@ final class SocketReader: Sendable {
 
     /// Starts the thread; `onExit` runs on it after `stop`, once it no longer reads `fd`.
     init(
-        fd: Int32, queue: DispatchQueue, onReadable: @escaping @Sendable () -> Void,
-        onExit: @escaping @Sendable () -> Void
+        fd: Int32, queue: DispatchQueue, hooks: TransportReaderHooks? = nil,
+        onReadable: @escaping @Sendable () -> Bool, onExit: @escaping @Sendable () -> Void
     ) throws(UDPTransportError) {
         var pipeEnds: [Int32] = [-1, -1]
         guard pipe(&pipeEnds) == 0 else { throw .system(call: "pipe", errno: errno) }
@@ -29,7 +34,7 @@ final class SocketReader: Sendable {
         wakeWrite = pipeEnds[1]
         let wake = pipeEnds[0]
         let result = DetachedThread.start(name: "udp-reader") {
-            Self.loop(fd: fd, wake: wake, queue: queue, onReadable: onReadable)
+            Self.loop(fd: fd, wake: wake, queue: queue, hooks: hooks, onReadable: onReadable)
             Glibc.close(wake)
             onExit()
         }
@@ -48,7 +53,9 @@ final class SocketReader: Sendable {
         Glibc.close(wakeWrite)
     }
 
-    private static func loop(fd: Int32, wake: Int32, queue: DispatchQueue, onReadable: @Sendable () -> Void) {
+    private static func loop(
+        fd: Int32, wake: Int32, queue: DispatchQueue, hooks: TransportReaderHooks?, onReadable: @Sendable () -> Bool
+    ) {
         var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
         while true {
             fds[0].revents = 0
@@ -60,7 +67,10 @@ final class SocketReader: Sendable {
             if fds[1].revents != 0 { return }
             let socketEvents = Int32(fds[0].revents)
             if socketEvents & Int32(POLLNVAL) != 0 { return }
-            if socketEvents & (Int32(POLLIN) | Int32(POLLERR)) != 0 { queue.sync { onReadable() } }
+            guard socketEvents & (Int32(POLLIN) | Int32(POLLERR)) != 0 else { continue }
+            hooks?.willDeliver()
+            let moreWaiting = queue.sync { onReadable() }
+            hooks?.didDeliver(moreWaiting)
         }
     }
 }

@@ -57,12 +57,22 @@ public final class UDPTransport: MeshTransport, Sendable {
 
     /// Starts reading, keepalives and connects; `handler` runs on the transport's queue.
     public func start(handler: @escaping @Sendable (TransportEvent) -> Void) throws {
+        try start(handler: handler, hooks: nil)
+    }
+
+    /// Starts as `start(handler:)` does; `readerHooks` run on the socket reader thread around
+    /// every batch of datagrams it reads (up to 64, until the socket is empty).
+    public func start(handler: @escaping @Sendable (TransportEvent) -> Void, readerHooks: TransportReaderHooks) throws {
+        try start(handler: handler, hooks: readerHooks)
+    }
+
+    private func start(handler: @escaping @Sendable (TransportEvent) -> Void, hooks: TransportReaderHooks?) throws {
         try state.withLock { state throws(UDPTransportError) in
             guard !state.started, !state.stopped else { throw .alreadyStarted }
             state.started = true
             state.handler = handler
             let reader = try SocketReader(
-                fd: socket.fd, queue: queue, onReadable: { [weak self] in self?.drainSocket() },
+                fd: socket.fd, queue: queue, hooks: hooks, onReadable: { [weak self] in self?.drainSocket() ?? false },
                 onExit: { [socket] in socket.close() })
             let timer = DispatchSource.makeTimerSource(queue: queue)
             let interval = configuration.tickInterval
@@ -161,11 +171,12 @@ public final class UDPTransport: MeshTransport, Sendable {
         perform(state.withLock { $0.stopped ? [] : $0.table.tick(now: now()) })
     }
 
-    private func drainSocket() {
-        for _ in 0..<64 {
+    /// Reads up to `readBatch` datagrams; true when it stopped at that bound (more may wait).
+    private func drainSocket() -> Bool {
+        for _ in 0..<Self.readBatch {
             switch socket.receive(capacity: UDPDatagram.maxLength + 1) {
             case .empty, .failed:
-                return
+                return false
             case .datagram(let bytes, let length, let source):
                 let actions = state.withLock { state -> [UDPLinkTable.Action] in
                     if state.stopped, let source, let answer = state.table.answerAfterStop(bytes, from: source) {
@@ -186,7 +197,11 @@ public final class UDPTransport: MeshTransport, Sendable {
                 perform(actions)
             }
         }
+        return true
     }
+
+    /// Datagrams read per wake-up of the reader thread at most, before it hands the queue on.
+    static let readBatch = 64
 
     /// Sends datagrams and delivers events in order; runs on `queue`.
     private func perform(_ actions: [UDPLinkTable.Action]) {

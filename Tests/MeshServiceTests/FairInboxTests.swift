@@ -24,7 +24,7 @@ struct FairInboxTests {
         var order: [String] = []
         while let event = inbox.next() { order.append(describe(event)) }
         #expect(order == ["1:1", "2:9", "1:2", "1:3"])
-        #expect(inbox.isEmpty && inbox.waitingFrames == 0)
+        #expect(inbox.isEmpty && inbox.waitingFrames == 0 && inbox.waitingEvents == 0)
     }
 
     @Test("A flooding link is held to its share; another link still gets in", arguments: [1, 4, 16])
@@ -48,6 +48,7 @@ struct FairInboxTests {
         let downIn = inbox.push(.linkDown(LinkID(5), reason: "gone"))
         let upIn = inbox.push(.linkUp(LinkInfo(id: LinkID(6), role: .central, remoteAddress: "x", mtu: 100)))
         #expect(downIn && upIn)
+        #expect(inbox.waitingEvents == 5, "three frames and two link events wait")
         var order: [String] = []
         while let event = inbox.next() { order.append(describe(event)) }
         #expect(order == ["1:0", "2:0", "3:0", "down 5", "up 6"])

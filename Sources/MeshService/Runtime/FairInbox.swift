@@ -37,6 +37,8 @@ public struct FairInbox: Sendable {
     public private(set) var counters = Counters()
     /// Frames waiting now.
     public private(set) var waitingFrames = 0
+    /// Events waiting now: frames and link events.
+    public private(set) var waitingEvents = 0
     private var queues: [LinkID: [TransportEvent]] = [:]
     private var heads: [LinkID: Int] = [:]
     private var turn: [LinkID] = []
@@ -70,6 +72,7 @@ public struct FairInbox: Sendable {
             turn.append(link)
         }
         queues[link]?.append(event)
+        waitingEvents += 1
         counters.accepted += 1
         return true
     }
@@ -81,6 +84,7 @@ public struct FairInbox: Sendable {
         guard var queue = queues[link], var head = heads[link], head < queue.count else { return nil }
         let event = queue[head]
         head += 1
+        waitingEvents -= 1
         if case .frameReceived = event {
             framesWaiting[link, default: 1] -= 1
             waitingFrames -= 1

@@ -54,7 +54,7 @@ extension NodeRuntime: NodeControlling {
             counters["hold"] = CounterDictionary.make(from: engine.holdCounters)
             counters["relay"] = CounterDictionary.make(from: engine.relayCounters)
             counters["admission"] = CounterDictionary.make(from: engine.admissionCounters)
-            let (inboxCounters, waiting) = inbox.withLock { ($0.events.counters, $0.events.waitingFrames) }
+            let (inboxCounters, waiting) = inbox.counters
             counters["inbox"] = CounterDictionary.make(from: inboxCounters).merging(["waiting_frames": UInt64(waiting)]) { $1 }
             counters["fragments"] = CounterDictionary.make(from: engine.fragmenterCounters)
             counters["engine"] = [

@@ -44,18 +44,13 @@ public final class NodeRuntime: Sendable {
     let startedAt: ContinuousClock.Instant
     let confined: QueueConfined<EngineQueueState>
     /// The bounded, per-link fair way in for transport events (any thread → the engine queue).
-    let inbox = Mutex(InboxState())
-
-    /// The inbox and whether a drain is already queued.
-    struct InboxState {
-        var events = FairInbox()
-        var drainQueued = false
-    }
+    let inbox: EngineInbox
 
     /// Creates a runtime; nothing runs until `start`.
     public init(identity: NodeIdentity, engine: MeshEngine, transport: any MeshTransport, transportName: String, logger: DaemonLogger) {
         self.nodeIdentity = identity
         self.confined = QueueConfined(EngineQueueState(engine: engine), queue: DispatchQueue(label: "meshnoded.engine"))
+        self.inbox = EngineInbox(queue: confined.queue)
         self.transport = transport
         self.transportName = transportName
         self.logger = logger
@@ -123,7 +118,13 @@ public final class NodeRuntime: Sendable {
 
     /// Starts the transport and the engine's timers (ticked every `tickInterval`).
     public func start(tickInterval: Duration = .milliseconds(250)) throws {
-        try transport.start { [weak self] event in self?.enqueue(event) }
+        let hooks = TransportReaderHooks(
+            willDeliver: { [weak self] in self?.inbox.readerBatchBegins() },
+            didDeliver: { [weak self] moreWaiting in
+                guard let self else { return }
+                self.inbox.readerBatchEnded(socketBusy: moreWaiting, for: self)
+            })
+        try transport.start(handler: { [weak self] event in self?.enqueue(event) }, readerHooks: hooks)
         let timer = DispatchSource.makeTimerSource(queue: queue)
         let milliseconds = Int(tickInterval.components.seconds * 1000 + tickInterval.components.attoseconds / 1_000_000_000_000_000)
         timer.schedule(deadline: .now(), repeating: .milliseconds(max(10, milliseconds)))
@@ -201,28 +202,15 @@ public final class NodeRuntime: Sendable {
         for sink in watchers.values { sink(built) }
     }
 
-    /// Takes a transport event in (any thread) and makes sure a drain is queued.
+    /// Takes a transport event in (any thread); the inbox sees that it is drained.
     func enqueue(_ event: TransportEvent) {
-        let startDrain = inbox.withLock { state -> Bool in
-            state.events.push(event)
-            guard !state.drainQueued, !state.events.isEmpty else { return false }
-            state.drainQueued = true
-            return true
-        }
-        if startDrain { queue.async { self.drainInbox() } }
+        inbox.enqueue(event, for: self)
     }
+}
 
-    /// Handles up to 64 waiting events, links in turn, then yields the queue to ticks and
-    /// control requests and comes back for the rest.
-    func drainInbox() {
-        for _ in 0..<64 {
-            guard let event = inbox.withLock({ $0.events.next() }) else { break }
-            handle(event)
-        }
-        let more = inbox.withLock { state -> Bool in
-            state.drainQueued = !state.events.isEmpty
-            return state.drainQueued
-        }
-        if more { queue.async { self.drainInbox() } }
+extension NodeRuntime: EngineInboxConsumer {
+    /// Sends the relays that fell due while the queue was busy, after every drain turn.
+    func inboxDrained() {
+        sendRelaysDueByNow()
     }
 }

@@ -34,7 +34,6 @@ final class WakeupTimer: Sendable {
         wakeRead = pipeEnds[0]
         wakeWrite = pipeEnds[1]
         // The thread keeps `self` (and so both descriptors open) until it returns.
-        // The thread keeps `self` (and so both descriptors open) until it returns.
         let result = DetachedThread.start(name: "relay-wakeup") { [self] in loop(queue: queue, onFire: onFire) }
         guard result == 0 else { throw .system(call: "pthread_create", errno: result) }
     }
@@ -51,6 +50,12 @@ final class WakeupTimer: Sendable {
         var value = itimerspec()
         value.it_value.tv_sec = Int(nanoseconds / 1_000_000_000)
         value.it_value.tv_nsec = Int(nanoseconds % 1_000_000_000)
+        _ = timerfd_settime(timer, 0, &value, nil)
+    }
+
+    /// Clears the deadline, so the timer does not fire until armed again; any thread.
+    func disarm() {
+        var value = itimerspec()
         _ = timerfd_settime(timer, 0, &value, nil)
     }
 
