@@ -145,12 +145,12 @@ def read_events(path):
 
 
 class ProcSampler(threading.Thread):
-    """Samples a process's CPU seconds (utime + stime) and VmRSS/VmHWM (kB) every interval."""
+    """Samples a process's CPU seconds (utime + stime), VmRSS, VmHWM and RssAnon (kB) every interval."""
 
     def __init__(self, pid, interval=0.25):
         super().__init__(daemon=True)
         self.pid, self.interval = pid, interval
-        self.samples = []  # (wall time, cpu seconds, rss kB, hwm kB)
+        self.samples = []  # (wall time, cpu seconds, rss kB, hwm kB, anonymous rss kB)
         self.halt = threading.Event()
 
     @staticmethod
@@ -159,14 +159,16 @@ class ProcSampler(threading.Thread):
             with open(f"/proc/{pid}/stat") as f:
                 fields = f.read().rsplit(")", 1)[1].split()
             cpu = (int(fields[11]) + int(fields[12])) / TICKS
-            rss = hwm = 0
+            rss = hwm = anon = 0
             with open(f"/proc/{pid}/status") as f:
                 for line in f:
                     if line.startswith("VmRSS:"):
                         rss = int(line.split()[1])
                     elif line.startswith("VmHWM:"):
                         hwm = int(line.split()[1])
-            return time.time(), cpu, rss, hwm
+                    elif line.startswith("RssAnon:"):
+                        anon = int(line.split()[1])
+            return time.time(), cpu, rss, hwm, anon
         except (OSError, IndexError, ValueError):
             return None
 
