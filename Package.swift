@@ -89,7 +89,7 @@ let package = Package(
             "MeshProtocol", "MeshCrypto", "Flooding", "MeshNode", "MeshService", "ControlProtocol", "relayctl",
             "MeshLink", "UDPTransport", "MeshTestSupport",
         ]),
-        .testTarget(name: "UDPTransportTests", dependencies: ["MeshProtocol", "MeshLink", "UDPTransport", "MeshTestSupport"]),
+        .testTarget(name: "UDPTransportTests", dependencies: ["MeshProtocol", "MeshLink", "UDPTransport", "MeshTestSupport", "PosixThread"]),
         .testTarget(name: "DaemonTests", dependencies: ["MeshService", "ControlProtocol", "MeshTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -9,16 +9,9 @@ import Testing
 struct SocketReaderTests {
     @Test("Readable data is handed over on the queue, and stop ends the thread through its exit action once")
     func handsOverOnTheQueueAndStops() throws {
-        var ends: [Int32] = [-1, -1]
-        try #require(pipe(&ends) == 0)
-        let (readEnd, writeEnd) = (ends[0], ends[1])
-        defer {
-            close(readEnd)
-            close(writeEnd)
-        }
-        let queue = DispatchQueue(label: "socket-reader-test")
-        let key = DispatchSpecificKey<Int>()
-        queue.setSpecific(key: key, value: 7)
+        let fixture = try PipeAndQueue()
+        defer { fixture.close() }
+        let (readEnd, writeEnd, queue, key) = (fixture.readEnd, fixture.writeEnd, fixture.queue, fixture.key)
         let handedOver = Recorder<Int?>()
         let exits = Recorder<Int>()
         let reader = try SocketReader(
@@ -48,16 +41,9 @@ struct SocketReaderTests {
 struct SocketReaderHookTests {
     @Test("The hooks run on the reader thread around every batch, outside the queue, and learn whether the batch stopped at its bound")
     func hooksWrapEveryBatch() throws {
-        var ends: [Int32] = [-1, -1]
-        try #require(pipe(&ends) == 0)
-        let (readEnd, writeEnd) = (ends[0], ends[1])
-        defer {
-            close(readEnd)
-            close(writeEnd)
-        }
-        let queue = DispatchQueue(label: "socket-reader-hooks-test")
-        let key = DispatchSpecificKey<Int>()
-        queue.setSpecific(key: key, value: 7)
+        let fixture = try PipeAndQueue()
+        defer { fixture.close() }
+        let (readEnd, writeEnd, queue, key) = (fixture.readEnd, fixture.writeEnd, fixture.queue, fixture.key)
         let steps = Recorder<String>()
         let reads = Recorder<Int>()
         let hooks = TransportReaderHooks(
@@ -80,5 +66,26 @@ struct SocketReaderHookTests {
             #expect(steps.wait { $0.count == 3 * Int(value) })
         }
         #expect(steps.all == ["will 0", "read", "did true 0", "will 0", "read", "did false 0"])
+    }
+}
+
+/// A pipe for the reader to watch and a queue that says, through its specific key (7), when a
+/// block runs on it.
+private struct PipeAndQueue {
+    let readEnd: Int32
+    let writeEnd: Int32
+    let queue = DispatchQueue(label: "socket-reader-test")
+    let key = DispatchSpecificKey<Int>()
+
+    init() throws {
+        var ends: [Int32] = [-1, -1]
+        try #require(pipe(&ends) == 0)
+        (readEnd, writeEnd) = (ends[0], ends[1])
+        queue.setSpecific(key: key, value: 7)
+    }
+
+    func close() {
+        Glibc.close(readEnd)
+        Glibc.close(writeEnd)
     }
 }

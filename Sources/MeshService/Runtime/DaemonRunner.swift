@@ -96,8 +96,9 @@ public enum DaemonRunner {
             })
     }
 
-    /// When start-up's code pages are first given back, and how often again after.
+    /// Seconds after start when start-up's code pages are first given back.
     static let pageReleaseDelay = 20
+    /// Seconds between later releases.
     static let pageReleaseInterval = 600
 
     /// Gives back the code pages only start-up used, `pageReleaseDelay` seconds after start and

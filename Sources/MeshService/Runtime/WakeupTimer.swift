@@ -2,7 +2,6 @@ import CTimerFD
 import Dispatch
 import Glibc
 import PosixThread
-import Synchronization
 
 /// A one-shot timer with a thread of its own: `arm(after:)` sets a Linux timerfd, the thread
 /// sleeps in `poll` until it expires, then runs `onFire` on `queue` with `queue.sync`, which runs
@@ -16,32 +15,27 @@ import Synchronization
 /// once, so `onFire` must tolerate an early or extra call.
 final class WakeupTimer: Sendable {
     private let timer: Int32
-    private let wakeRead: Int32
-    private let wakeWrite: Int32
-    private let stopped = Atomic<Bool>(false)
+    private let waiter: StoppableWait
 
     /// Creates the timer and starts its thread; nothing fires until `arm(after:)`.
     init(queue: DispatchQueue, onFire: @escaping @Sendable () -> Void) throws(WakeupTimerError) {
         timer = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_CLOEXEC) | Int32(TFD_NONBLOCK))
         guard timer >= 0 else { throw .system(call: "timerfd_create", errno: errno) }
-        var pipeEnds: [Int32] = [-1, -1]
-        guard pipe(&pipeEnds) == 0 else {
-            let code = errno
+        do {
+            waiter = try StoppableWait()
+        } catch {
             Glibc.close(timer)
-            throw .system(call: "pipe", errno: code)
+            switch error {
+            case .pipe(let code): throw .system(call: "pipe", errno: code)
+            }
         }
-        for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        wakeRead = pipeEnds[0]
-        wakeWrite = pipeEnds[1]
-        // The thread keeps `self` (and so both descriptors open) until it returns.
+        // The thread keeps `self` (and so the timer open) until it returns.
         let result = DetachedThread.start(name: "relay-wakeup") { [self] in loop(queue: queue, onFire: onFire) }
         guard result == 0 else { throw .system(call: "pthread_create", errno: result) }
     }
 
     deinit {
         Glibc.close(timer)
-        Glibc.close(wakeRead)
-        if !stopped.load(ordering: .acquiring) { Glibc.close(wakeWrite) }
     }
 
     /// Sets the one deadline `wait` from now (at least 1 ns), replacing any set before; any thread.
@@ -61,24 +55,13 @@ final class WakeupTimer: Sendable {
 
     /// Ends the thread; it fires no more. Later calls do nothing.
     func stop() {
-        guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        var byte: UInt8 = 1
-        _ = Glibc.write(wakeWrite, &byte, 1)
-        Glibc.close(wakeWrite)
+        waiter.stop()
     }
 
     private func loop(queue: DispatchQueue, onFire: @Sendable () -> Void) {
-        var fds = [pollfd(fd: timer, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
         var expirations: UInt64 = 0
-        while true {
-            fds[0].revents = 0
-            fds[1].revents = 0
-            guard poll(&fds, 2, -1) >= 0 else {
-                if errno == EINTR { continue }
-                return
-            }
-            if fds[1].revents != 0 || stopped.load(ordering: .acquiring) { return }
-            guard fds[0].revents & Int16(POLLIN) != 0 else { continue }
+        while let events = waiter.wait(for: timer) {
+            guard events & Int16(POLLIN) != 0 else { continue }
             // Clears the expiry; EAGAIN (re-armed meanwhile) just means nothing is due yet.
             guard Glibc.read(timer, &expirations, MemoryLayout<UInt64>.size) == MemoryLayout<UInt64>.size else { continue }
             queue.sync { onFire() }
