@@ -46,10 +46,13 @@ public struct FloodRouter: Sendable {
         seen.insert(id, now: now)
     }
 
-    /// The cheap checks alone (seen, looped, hop limit), changing nothing: callers run it
-    /// before expensive signature checks so duplicates cost no public-key work. A seen ID
-    /// passes only when this copy came by a shorter path than every copy accepted before.
-    public func precheck(_ envelope: Envelope, now: Duration) -> DropReason? {
+    /// The cheap checks alone (route fits the sender, seen, looped, hop limit), changing nothing:
+    /// callers run it before expensive signature checks so duplicates cost no public-key work.
+    /// A seen ID passes only when this copy came by a shorter path than every copy accepted
+    /// before. The route is checked first, so an edited copy of a seen message is refused as
+    /// edited, not as seen, and teaches nothing.
+    public func precheck(_ envelope: Envelope, from sender: NodeID, now: Duration) -> DropReason? {
+        guard envelope.routeFits(handedOverBy: sender) else { return .badRoute }
         if seen.contains(envelope.messageID, now: now),
             !shorterPaths.isShorter(envelope.messageID, hops: envelope.hops, now: now)
         {
@@ -62,7 +65,7 @@ public struct FloodRouter: Sendable {
 
     /// Applies the rules to an envelope received from neighbour `sender`.
     ///
-    /// Order: seen → looped → hop limit. An accepted envelope's ID enters the seen cache;
+    /// Order: route fits the sender → seen → looped → hop limit. An accepted envelope's ID enters the seen cache;
     /// a dropped one does not, so a copy that arrives later by a shorter path still counts.
     /// A seen ID whose new copy came by a shorter path than the first is relayed again
     /// (`.shorterPath`) but never delivered twice.
@@ -82,7 +85,7 @@ public struct FloodRouter: Sendable {
     public mutating func receive(
         _ envelope: Envelope, from sender: NodeID, neighbours: [NodeID], now: Duration, withheld: Bool = false
     ) -> RelayDecision {
-        if let reason = precheck(envelope, now: now) { return .drop(reason) }
+        if let reason = precheck(envelope, from: sender, now: now) { return .drop(reason) }
         let firstCopy = seen.insert(envelope.messageID, now: now)
         shorterPaths.record(envelope.messageID, hops: withheld ? .max : envelope.hops, now: now)
         let plan = withheld ? nil : relayPlan(for: envelope, from: sender, neighbours: neighbours)

@@ -15,6 +15,9 @@ public struct ImmediateRelayScheduler: RelayScheduler {
         pending.append(ScheduledRelay(plan: plan, dueAt: now))
     }
 
+    /// Ignored: immediate flooding learns nothing from routes.
+    public mutating func observe(_ envelope: Envelope, from neighbour: NodeID, now: Duration) {}
+
     /// Ignored: immediate flooding does not react to duplicates.
     public mutating func heard(_ copy: Envelope, from neighbour: NodeID, now: Duration) {}
 

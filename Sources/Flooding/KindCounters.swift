@@ -24,6 +24,8 @@ public struct KindCounters: Equatable, Sendable, Codable {
     public var droppedMalformed: UInt64 = 0
     /// Dropped because its signed timestamp was older than the seen cache can vouch for, or too far ahead.
     public var droppedStale: UInt64 = 0
+    /// Dropped because its route did not fit the neighbour that sent it (edited; costs that neighbour).
+    public var droppedBadRoute: UInt64 = 0
     /// Arrived beyond its neighbour's share: never relayed; delivered only when for us and a
     /// signature check could be spared (else also counted as `droppedVerificationBudget`).
     public var overShare: UInt64 = 0
@@ -40,6 +42,7 @@ public struct KindCounters: Equatable, Sendable, Codable {
         case .ttlSpent: droppedTTL += 1
         case .looped: droppedLooped += 1
         case .stale: droppedStale += 1
+        case .badRoute: droppedBadRoute += 1
         }
     }
 }

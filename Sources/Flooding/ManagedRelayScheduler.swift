@@ -1,26 +1,31 @@
 import MeshProtocol
 
-/// Managed flooding: relays less where the mesh is dense, with nothing changed on the wire.
+/// Managed flooding: relays less where the mesh is dense, with nothing changed on the wire,
+/// skipping a neighbour only on evidence a third party cannot forge (docs/PROTOCOL.md Part C,
+/// "Managed flooding").
 ///
 /// A node with more than `sparseNeighbours` neighbours holds each relay for a random delay
 /// within a window that grows with its neighbour count (Meshtastic lets the delay grow with
-/// signal strength; the engine has no per-frame RSSI, so the neighbour count stands in). While
-/// the relay is held, every neighbour heard sending the same ID with no more hops than our copy
-/// would give it is dropped from the targets: it already has the message by a path as short as
-/// ours. Once `cancelAfterCopies` neighbours were heard relaying it with at most our hops, the
-/// relay is cancelled (Reticulum drops a pending rebroadcast after k copies; Meshtastic cancels
-/// when it hears a neighbour repeat). Sparse nodes (a line, a ring) relay at once, as plain
-/// flooding does, so nothing is lost there.
+/// signal strength; the engine has no per-frame RSSI, so the neighbour count stands in). A
+/// target is skipped when it sent us the message itself, or when `coverage` neighbours that
+/// sent us the message with at most our hops are linked to it by the target's own word
+/// (``LinkClaims``). The link seal proves who sent a copy; route entries are only the word of
+/// whoever relayed before, so they never make us skip anyone. Sparse nodes (a line, a ring)
+/// relay at once, as plain flooding does, so nothing is lost there.
 ///
-/// Memory is bounded: at most `maxPending` relays are held; beyond that a relay goes out at
-/// once and `overflow` counts it. Delays come from the injected generator.
+/// Memory is bounded: at most `maxPending` relays are held, and at most a quarter of them
+/// came through one upstream neighbour; beyond either a relay goes out at once and `overflow`
+/// counts it, so one neighbour's flood never delays or displaces another's relays. Delays come
+/// from the injected generator.
 public struct ManagedRelayScheduler<Random: RandomNumberGenerator & Sendable>: RelayScheduler {
     private struct Held: Sendable {
         var plan: RelayPlan
         var dueAt: Duration
         var sequence: UInt64
+        /// The neighbour whose copy we relay (it handed us the message first).
+        var upstream: NodeID
         var copies: Set<NodeID> = []
-        /// For each target, the nodes seen to have sent it the message (by route and adjacency).
+        /// For each target, the neighbours known to have sent it the message.
         var covered: [NodeID: Set<NodeID>] = [:]
     }
 
@@ -30,25 +35,34 @@ public struct ManagedRelayScheduler<Random: RandomNumberGenerator & Sendable>: R
     public private(set) var counters = RelaySchedulerCounters()
     private var random: Random
     private var held: [MessageID: Held] = [:]
+    private var heldPerUpstream: [NodeID: Int] = [:]
     private var immediate: [ScheduledRelay] = []
     private var nextSequence: UInt64 = 0
-    /// Links seen in the routes of passing envelopes.
-    public private(set) var adjacency: AdjacencyMemory
+    /// The links neighbours claimed for themselves on the copies they sent us.
+    public private(set) var claims: LinkClaims
 
     /// Creates a scheduler drawing its delays from `random`.
     public init(parameters: ManagedFloodingParameters = ManagedFloodingParameters(), random: Random) {
         self.parameters = parameters
         self.random = random
-        self.adjacency = AdjacencyMemory()
+        self.claims = LinkClaims()
     }
 
     /// Relays held now.
     public var pendingCount: Int { held.count }
 
+    /// The most relays held at once that came through one upstream neighbour.
+    public var maxPendingPerUpstream: Int { max(1, parameters.maxPending / 4) }
+
     /// The relay window of a node with `neighbours` ready neighbours (zero for sparse nodes).
     public func window(neighbours: Int) -> Duration {
         guard neighbours > parameters.sparseNeighbours else { return .zero }
         return min(parameters.maxWindow, parameters.slot * neighbours)
+    }
+
+    /// Learns the link the neighbour claims for itself on a copy it sent us (first or not).
+    public mutating func observe(_ envelope: Envelope, from neighbour: NodeID, now: Duration) {
+        claims.learn(route: envelope.route, from: neighbour, now: now)
     }
 
     /// Holds the plan for a random delay, or queues it at once for sparse nodes and on overflow.
@@ -57,7 +71,6 @@ public struct ManagedRelayScheduler<Random: RandomNumberGenerator & Sendable>: R
     public mutating func schedule(_ plan: RelayPlan, neighbours: Int, now: Duration) {
         counters.scheduled += 1
         let id = plan.envelope.messageID
-        adjacency.learn(route: plan.envelope.route, now: now)
         if var existing = held[id] {
             let targets = Set(existing.plan.targets).union(plan.targets)
             existing.plan = RelayPlan(envelope: plan.envelope, targets: targets.sorted())
@@ -65,19 +78,17 @@ public struct ManagedRelayScheduler<Random: RandomNumberGenerator & Sendable>: R
             held[id] = existing
             return
         }
-        guard neighbours > parameters.sparseNeighbours else {
+        guard neighbours > parameters.sparseNeighbours, plan.envelope.route.count >= 2 else {
             immediate.append(ScheduledRelay(plan: plan, dueAt: now))
             return
         }
-        // Everyone on the route before us relayed, with fewer hops than ours, to all its
-        // neighbours that lacked the message: a target linked to `coverage` of them needs
-        // nothing from us.
+        // The relay copy's route ends [..., upstream, us]: the upstream sent the message to
+        // every neighbour of its own that lacked it, with fewer hops than ours.
+        let upstream = plan.envelope.route[plan.envelope.route.count - 2]
         var plan = plan
-        let route = plan.envelope.route.dropLast()
         var covered: [NodeID: Set<NodeID>] = [:]
-        for target in plan.targets {
-            let senders = route.filter { adjacency.linked($0, target, now: now) }
-            if !senders.isEmpty { covered[target] = Set(senders) }
+        for target in plan.targets where claims.claims(target, linkedTo: upstream, now: now) {
+            covered[target] = [upstream]
         }
         let before = plan.targets.count
         plan.targets.removeAll { (covered[$0]?.count ?? 0) >= parameters.coverage }
@@ -87,7 +98,8 @@ public struct ManagedRelayScheduler<Random: RandomNumberGenerator & Sendable>: R
             return
         }
         let window = window(neighbours: neighbours)
-        guard window > .zero, held.count < parameters.maxPending else {
+        let fromUpstream = heldPerUpstream[upstream, default: 0]
+        guard window > .zero, held.count < parameters.maxPending, fromUpstream < maxPendingPerUpstream else {
             if window > .zero { counters.overflow += 1 }
             immediate.append(ScheduledRelay(plan: plan, dueAt: now))
             return
@@ -95,39 +107,35 @@ public struct ManagedRelayScheduler<Random: RandomNumberGenerator & Sendable>: R
         let nanoseconds = window.components.seconds * 1_000_000_000 + window.components.attoseconds / 1_000_000_000
         let delay = Duration.nanoseconds(Int64.random(in: 0...nanoseconds, using: &random))
         counters.delayed += 1
-        held[id] = Held(plan: plan, dueAt: now + delay, sequence: nextSequence, covered: covered)
+        held[id] = Held(plan: plan, dueAt: now + delay, sequence: nextSequence, upstream: upstream, covered: covered)
+        heldPerUpstream[upstream] = fromUpstream + 1
         nextSequence += 1
     }
 
-    /// Drops from a held relay's targets every neighbour the duplicate shows has the message by a
-    /// path as short as ours would give it (its sender and the nodes on its route), and cancels the
-    /// relay once enough neighbours relayed it with at most our hops.
+    /// Drops from a held relay's targets the neighbour that sent this duplicate (it has the
+    /// message) and, when its copy had at most our hops, every target that claims a link to it
+    /// (it sent them the message); cancels the relay once enough neighbours relayed it with at
+    /// most our hops. Nothing on the copy's route but its sender counts.
     public mutating func heard(_ copy: Envelope, from neighbour: NodeID, now: Duration) {
-        adjacency.learn(route: copy.route, now: now)
         guard var entry = held[copy.messageID] else { return }
         let ours = Int(entry.plan.envelope.hops)
-        // route[i] accepted the message with i − 1 hops (route[0] is the origin); our copy, with
-        // `ours` hops, would only help it if it were shorter than that.
-        var holders: Set<NodeID> = []
-        for (index, node) in copy.route.enumerated() where index == 0 || index - 1 <= ours { holders.insert(node) }
-        if copy.hops == 0 || Int(copy.hops) - 1 <= ours { holders.insert(neighbour) }
-        // The neighbour sent this copy to all its neighbours that lacked it, at `copy.hops`.
-        let reached = Int(copy.hops) <= ours
-        if reached {
-            for target in entry.plan.targets where adjacency.linked(neighbour, target, now: now) {
+        if Int(copy.hops) <= ours {
+            entry.copies.insert(neighbour)
+            for target in entry.plan.targets where claims.claims(target, linkedTo: neighbour, now: now) {
                 entry.covered[target, default: []].insert(neighbour)
             }
         }
         let covered = entry.covered
         let coverage = parameters.coverage
         let before = entry.plan.targets.count
-        entry.plan.targets.removeAll { target in holders.contains(target) || (covered[target]?.count ?? 0) >= coverage }
+        // The neighbour took the message with `copy.hops - 1` hops; ours would only help it if shorter.
+        let sender = Int(copy.hops) - 1 <= ours ? neighbour : nil
+        entry.plan.targets.removeAll { $0 == sender || (covered[$0]?.count ?? 0) >= coverage }
         counters.targetsPruned += UInt64(before - entry.plan.targets.count)
-        if Int(copy.hops) <= ours { entry.copies.insert(neighbour) }
         let enough = parameters.cancelAfterCopies > 0 && entry.copies.count >= parameters.cancelAfterCopies
         if enough || entry.plan.targets.isEmpty {
             counters.cancelled += 1
-            held[copy.messageID] = nil
+            release(copy.messageID, upstream: entry.upstream)
         } else {
             held[copy.messageID] = entry
         }
@@ -142,7 +150,7 @@ public struct ManagedRelayScheduler<Random: RandomNumberGenerator & Sendable>: R
             ($0.dueAt, $0.sequence) < ($1.dueAt, $1.sequence)
         }
         for entry in ready {
-            held[entry.plan.envelope.messageID] = nil
+            release(entry.plan.envelope.messageID, upstream: entry.upstream)
             result.append(ScheduledRelay(plan: entry.plan, dueAt: entry.dueAt))
         }
         return result
@@ -155,4 +163,10 @@ public struct ManagedRelayScheduler<Random: RandomNumberGenerator & Sendable>: R
     }
 
     private var nextHeldDue: Duration? { held.values.lazy.map(\.dueAt).min() }
+
+    private mutating func release(_ id: MessageID, upstream: NodeID) {
+        held[id] = nil
+        let left = heldPerUpstream[upstream, default: 1] - 1
+        heldPerUpstream[upstream] = left > 0 ? left : nil
+    }
 }

@@ -9,8 +9,11 @@ import MeshProtocol
 public protocol RelayScheduler: Sendable {
     /// Accepts a relay plan decided at `now`; `neighbours` is how many ready neighbours the node has.
     mutating func schedule(_ plan: RelayPlan, neighbours: Int, now: Duration)
-    /// Notes that `neighbour` was heard sending `copy` (a duplicate we dropped as seen): every
-    /// node on its route, the neighbour last, has the message.
+    /// Notes every message or join notice `neighbour` sent us whose route fits it (first copies
+    /// and duplicates alike), before any other rule: what the neighbour says about its own links.
+    mutating func observe(_ envelope: Envelope, from neighbour: NodeID, now: Duration)
+    /// Notes that `neighbour` was heard sending `copy` (a duplicate we dropped as seen, its route
+    /// fitting the neighbour): the neighbour has the message.
     mutating func heard(_ copy: Envelope, from neighbour: NodeID, now: Duration)
     /// Returns and removes every relay due at or before `now`, in due order.
     mutating func due(now: Duration) -> [ScheduledRelay]

@@ -70,7 +70,10 @@ extension MeshEngine {
         // Cheap checks first, so duplicates cost no public-key work; then the sender's share
         // and the signature-check budget; then verify what can be verified before the ID enters
         // the seen cache: a forged copy is never spread and cannot shadow the genuine message.
-        if let reason = router.precheck(envelope, now: now) {
+        let reason = router.precheck(envelope, from: sender, now: now)
+        // What a copy whose route fits its sender says about the sender's own link.
+        if reason != .badRoute { scheduler.observe(envelope, from: sender, now: now) }
+        if let reason {
             dropByRule(envelope, reason: reason, from: sender, on: link, now: now)
             return
         }
@@ -121,7 +124,12 @@ extension MeshEngine {
 
     private func dropByRule(_ envelope: Envelope, reason: DropReason, from sender: NodeID, on link: LinkID, now: Duration) {
         kindCounters[envelope.kind].countDrop(reason)
-        if reason == .seen { scheduler.heard(envelope, from: sender, now: now) }
+        switch reason {
+        case .seen: scheduler.heard(envelope, from: sender, now: now)
+        // An edited copy costs its sender what a forged signature costs it.
+        case .badRoute: budgets.penalize(sender, now: now)
+        case .looped, .ttlSpent, .stale: break
+        }
         emit(.dropped(envelope.messageID, kind: envelope.kind, cause: .rule(reason), link: link))
     }
 

@@ -70,11 +70,11 @@ public struct NeighbourBudgets: Sendable {
     public mutating func admit(_ neighbour: NodeID, upstream: NodeID, bytes: Int, now: Duration) -> Admission {
         // In place: a copy of the entry shared its upstream dictionary with the stored one, so
         // writing the share back copied the whole dictionary on every envelope.
-        Self.admit(
-            &neighbours[neighbour, default: Neighbour(
-                total: Share(limits, factor: limits.neighbourShareFactor, now: now),
-                overflow: Share(limits, factor: 1, now: now))],
-            upstream: upstream, bytes: bytes, limits: limits, now: now)
+        Self.admit(&neighbours[neighbour, default: Self.fresh(limits, now: now)], upstream: upstream, bytes: bytes, limits: limits, now: now)
+    }
+
+    private static func fresh(_ limits: BudgetLimits, now: Duration) -> Neighbour {
+        Neighbour(total: Share(limits, factor: limits.neighbourShareFactor, now: now), overflow: Share(limits, factor: 1, now: now))
     }
 
     private static func admit(
@@ -103,9 +103,10 @@ public struct NeighbourBudgets: Sendable {
         return verifications.take(1, now: now)
     }
 
-    /// Charges `neighbour` for a signature check that failed (a debt on its total share).
+    /// Charges `neighbour` for a signature check that failed or an edited route (a debt on its
+    /// total share, at most one burst deep).
     public mutating func penalize(_ neighbour: NodeID, now: Duration) {
-        neighbours[neighbour]?.total.messages.drain(limits.failedVerificationPenalty, now: now)
+        neighbours[neighbour, default: Self.fresh(limits, now: now)].total.messages.drain(limits.failedVerificationPenalty, now: now)
     }
 
     /// Keeps only the shares of `kept` (neighbours with a link or in their departure grace).

@@ -42,11 +42,17 @@ func relayPlan() throws {
 
 /// Each case: (name, envelope, sender, expected decision summary).
 private let dropCases: [(String, Envelope, DropReason)] = [
-    ("own origin echoed back", envelope(.message, origin: c, hops: 2, route: [c, d]), .looped),
+    ("own origin echoed back", envelope(.message, origin: c, hops: 1, route: [c, d]), .looped),
     ("own ID on the route", envelope(.message, hops: 2, route: [a, c, d]), .looped),
-    ("message hop limit spent", envelope(.message, hops: 3, route: [a, b, d, e]), .ttlSpent),
+    ("message hop limit spent", envelope(.message, hops: 3, route: [a, b, e, d]), .ttlSpent),
     ("join hop limit spent", envelope(.joinNotice, hops: 2, route: [a, b, d]), .ttlSpent),
-    ("relayed heartbeat", envelope(.heartbeat, hops: 1, route: [a, b]), .ttlSpent),
+    ("relayed heartbeat", envelope(.heartbeat, hops: 1, route: [a, d]), .ttlSpent),
+    ("route not ending with its sender", envelope(.message, hops: 1, route: [a, b]), .badRoute),
+    ("hops and route disagree", envelope(.message, hops: 2, route: [a, d]), .badRoute),
+    ("route not starting with the origin", envelope(.message, hops: 1, route: [b, d]), .badRoute),
+    ("a node twice on the route", envelope(.message, hops: 2, route: [a, d, d]), .badRoute),
+    ("no route", envelope(.message, hops: 0, route: []), .badRoute),
+    ("origin's own send relayed unchanged", envelope(.message, hops: 0, route: [a]), .badRoute),
 ]
 
 @Test("Drops are decided by rule", arguments: dropCases)
@@ -64,9 +70,10 @@ func seenDrop() {
     guard case .accept = router.receive(first, from: a, neighbours: [a, d], now: .zero) else {
         Issue.record("first copy not accepted"); return
     }
-    let second = router.receive(first, from: d, neighbours: [a, d], now: .seconds(5))
+    let relayed = envelope(.message, hops: 1, route: [a, d])
+    let second = router.receive(relayed, from: d, neighbours: [a, d], now: .seconds(5))
     #expect(second == .drop(.seen))
-    if case .drop = router.receive(first, from: d, neighbours: [a, d], now: .seconds(11)) {
+    if case .drop = router.receive(relayed, from: d, neighbours: [a, d], now: .seconds(11)) {
         Issue.record("expired ID still dropped")
     }
 }

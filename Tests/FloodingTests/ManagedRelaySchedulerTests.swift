@@ -78,40 +78,70 @@ struct ManagedRelaySchedulerTests {
         #expect(managed.counters.targetsPruned == 1)
     }
 
-    @Test("Neighbours of every node on the route, and of a neighbour heard relaying, are skipped")
-    func adjacencyPrunes() {
+    @Test("A target is skipped when it said it takes copies from a neighbour that relayed with at most our hops")
+    func claimsPrune() {
         var managed = scheduler()
-        // Routes seen earlier show sender–t1 and t3–t4 as links.
-        managed.heard(Envelope(kind: .message, messageID: messageID(9), origin: sender, route: [sender, t1], timestamp: 0),
-                      from: t1, now: .zero)
-        managed.heard(Envelope(kind: .message, messageID: messageID(8), origin: t3, route: [t3, t4], timestamp: 0),
-                      from: t4, now: .zero)
+        // Earlier copies: t1 took one from the sender, t4 took one from t3 (each its own word).
+        managed.observe(copy(id: 9, from: t1, hops: 2, via: [sender]), from: t1, now: .zero)
+        managed.observe(copy(id: 8, from: t4, hops: 2, via: [t3]), from: t4, now: .zero)
         managed.schedule(plan(hops: 1), neighbours: 6, now: .seconds(1))
-        #expect(managed.counters.targetsPruned == 1, "t1 got it from the sender")
-        // t3 relays with 1 hop (as good as ours): t4, its neighbour, got it from t3.
+        #expect(managed.counters.targetsPruned == 1, "t1 got it from the sender, our upstream")
+        // t3 relays with 1 hop (as good as ours): t4 takes copies from t3.
         managed.heard(copy(from: t3, hops: 1), from: t3, now: .seconds(1))
         let due = managed.due(now: .seconds(2))
         #expect(due.map(\.plan.targets) == [[t2]])
     }
 
-    @Test("What was learned from routes is forgotten after its lifetime")
-    func adjacencyExpires() {
-        var memory = AdjacencyMemory(capacity: 4, perNode: 2, lifetime: .seconds(10))
-        memory.learn(route: [t1, t2, t3], now: .zero)
-        #expect(memory.linked(t1, t2, now: .seconds(9)) && memory.linked(t3, t2, now: .seconds(9)))
-        #expect(!memory.linked(t1, t3, now: .zero))
-        #expect(!memory.linked(t1, t2, now: .seconds(10)))
+    @Test("Route entries before the sender, and claims about other nodes' links, never make a target skipped")
+    func routesTeachNothingAboutOthers() {
+        var managed = scheduler()
+        // t3 says t1 and t2 relayed before it, and that t4 handed it a copy: only the last is its own word,
+        // and it is about t3's link, so it can only make us skip t3.
+        managed.observe(copy(id: 9, from: t3, hops: 3, via: [t1, t2]), from: t3, now: .zero)
+        managed.observe(copy(id: 8, from: t3, hops: 2, via: [t4]), from: t3, now: .zero)
+        // A route that does not end with its sender claims nothing at all.
+        managed.observe(copy(id: 7, from: sender, hops: 1), from: t1, now: .zero)
+        managed.schedule(plan(hops: 1), neighbours: 6, now: .seconds(1))
+        #expect(managed.counters.targetsPruned == 0)
+        // t3's duplicate puts t1 and t2 on its route: they stay targets; t3 (hops 2, ours 1: as good) goes.
+        managed.heard(copy(from: t3, hops: 2, via: [t1]), from: t3, now: .seconds(1))
+        managed.heard(copy(from: t4, hops: 2, via: [t2]), from: t4, now: .seconds(1))
+        let due = managed.due(now: .seconds(2))
+        #expect(due.map(\.plan.targets) == [[t1, t2]])
     }
 
-    @Test("The adjacency memory keeps its caps, dropping the least recently seen")
-    func adjacencyIsBounded() {
-        var memory = AdjacencyMemory(capacity: 3, perNode: 2, lifetime: .seconds(100))
-        memory.learn(route: [t1, t2], now: .seconds(1))
-        memory.learn(route: [t1, t3], now: .seconds(2))
-        memory.learn(route: [t1, t4], now: .seconds(3))
-        #expect(memory.count == 3)
-        #expect(!memory.linked(t1, t2, now: .seconds(3)), "t1 keeps only its 2 newest links")
-        #expect(memory.linked(t1, t3, now: .seconds(3)) && memory.linked(t1, t4, now: .seconds(3)))
+    @Test("A neighbour that says a relay handed it copies is skipped after that relay sent it the message")
+    func selfClaimSkipsOnlyTheClaimant() {
+        var managed = scheduler()
+        managed.observe(copy(id: 9, from: t3, hops: 2, via: [sender]), from: t3, now: .zero)
+        managed.schedule(plan(hops: 1), neighbours: 6, now: .seconds(1))
+        let due = managed.due(now: .seconds(2))
+        #expect(due.map(\.plan.targets) == [[t1, t2, t4]])
+    }
+
+    @Test("A claim is forgotten after its lifetime")
+    func claimsExpire() {
+        var claims = LinkClaims(capacity: 4, perClaimant: 2, lifetime: .seconds(10))
+        claims.learn(route: [t1, t2, t3], from: t3, now: .zero)
+        #expect(claims.claims(t3, linkedTo: t2, now: .seconds(9)))
+        #expect(!claims.claims(t2, linkedTo: t3, now: .zero), "t2 said nothing")
+        #expect(!claims.claims(t3, linkedTo: t1, now: .zero), "t1 did not hand t3 this copy")
+        #expect(!claims.claims(t3, linkedTo: t2, now: .seconds(10)))
+    }
+
+    @Test("Link claims keep their caps, dropping the least recently made", arguments: [1, 2, 3])
+    func claimsAreBounded(perClaimant: Int) {
+        var claims = LinkClaims(capacity: 2, perClaimant: perClaimant, lifetime: .seconds(100))
+        let predecessors = [t2, t3, t4, sender]
+        for (index, node) in predecessors.enumerated() {
+            claims.learn(route: [node, t1], from: t1, now: .seconds(Int64(index)))
+        }
+        let kept = predecessors.filter { claims.claims(t1, linkedTo: $0, now: .seconds(5)) }
+        #expect(kept == Array(predecessors.suffix(perClaimant)))
+        claims.learn(route: [t1, t2], from: t2, now: .seconds(6))
+        claims.learn(route: [t1, t3], from: t3, now: .seconds(7))
+        #expect(claims.count == 2)
+        #expect(!claims.claims(t1, linkedTo: sender, now: .seconds(7)), "the least recently heard claimant went first")
     }
 
     @Test("A held relay is cancelled once k neighbours relayed it with at most our hops, or no target is left")
@@ -132,10 +162,32 @@ struct ManagedRelaySchedulerTests {
         #expect(pruning.due(now: .seconds(1)).isEmpty && pruning.counters.cancelled == 1)
     }
 
+    @Test("One upstream holds at most a quarter of the held relays: beyond it its relays go out at once, others still wait")
+    func perUpstreamCap() {
+        var managed = scheduler(ManagedFloodingParameters(slot: .milliseconds(10), maxWindow: .milliseconds(100), maxPending: 16))
+        #expect(managed.maxPendingPerUpstream == 4)
+        for id in UInt8(1)...10 { managed.schedule(plan(id: id), neighbours: 8, now: .zero) }
+        #expect(managed.pendingCount == 4 && managed.counters.overflow == 6)
+        var other = plan(id: 50)
+        other.envelope.route = [origin, t4, us]
+        other.targets.removeAll { $0 == t4 }
+        managed.schedule(other, neighbours: 8, now: .zero)
+        #expect(managed.pendingCount == 5 && managed.counters.overflow == 6, "another upstream's relay is still held")
+        // Once the first upstream's relays leave, it may hold again.
+        _ = managed.due(now: .seconds(1))
+        managed.schedule(plan(id: 60), neighbours: 8, now: .seconds(1))
+        #expect(managed.pendingCount == 1)
+    }
+
     @Test("Beyond its cap the scheduler sends at once and counts the overflow")
     func overflowSendsAtOnce() {
         var managed = scheduler(ManagedFloodingParameters(slot: .milliseconds(10), maxWindow: .milliseconds(100), maxPending: 2))
-        for id in UInt8(1)...5 { managed.schedule(plan(id: id), neighbours: 8, now: .zero) }
+        for id in UInt8(1)...5 {
+            // Each from another upstream, so only the overall cap applies.
+            var relay = plan(id: id)
+            relay.envelope.route = [origin, node(0x40 + id), us]
+            managed.schedule(relay, neighbours: 8, now: .zero)
+        }
         #expect(managed.pendingCount == 2)
         #expect(managed.counters.overflow == 3)
         #expect(managed.due(now: .zero).count >= 3)
@@ -159,14 +211,13 @@ struct ManagedRelayCoverageTests {
         var managed = ManagedRelayScheduler(
             parameters: ManagedFloodingParameters(slot: .milliseconds(10), maxWindow: .milliseconds(100), coverage: 2),
             random: SplitMix64(seed: 1))
-        managed.heard(Envelope(kind: .message, messageID: messageID(9), origin: sender, route: [sender, t1, t2], timestamp: 0),
-                      from: t2, now: .zero)
-        managed.heard(Envelope(kind: .message, messageID: messageID(8), origin: t3, route: [t3, t1], timestamp: 0),
-                      from: t1, now: .zero)
+        // t1 says it took copies from the sender and from t3.
+        managed.observe(copy(id: 9, from: t1, hops: 2, via: [sender]), from: t1, now: .zero)
+        managed.observe(copy(id: 8, from: t1, hops: 2, via: [t3]), from: t1, now: .zero)
         managed.schedule(plan(hops: 1, targets: [t1, t2]), neighbours: 6, now: .seconds(1))
-        #expect(managed.counters.targetsPruned == 0, "only the sender is known linked to t1")
+        #expect(managed.counters.targetsPruned == 0, "only the sender is known to be linked to t1")
         managed.heard(copy(from: t3, hops: 1), from: t3, now: .seconds(1))
         let due = managed.due(now: .seconds(2))
-        #expect(due.map(\.plan.targets) == [[t2]], "t1 is linked to the sender and to t3, who relayed")
+        #expect(due.map(\.plan.targets) == [[t2]], "t1 takes copies from the sender and from t3, who relayed")
     }
 }

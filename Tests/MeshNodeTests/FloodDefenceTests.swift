@@ -11,15 +11,25 @@ enum FloodMode: String, CaseIterable, CustomTestStringConvertible {
     var testDescription: String { rawValue }
 }
 
+/// The two relay schedulers, as test arguments.
+enum SchedulerName: String, CaseIterable, CustomTestStringConvertible {
+    case managed, plain
+    var testDescription: String { rawValue }
+    var choice: RelaySchedulerChoice { self == .plain ? .plain : .managed(ManagedFloodingParameters()) }
+}
+
 @Suite("Flood defences: one neighbour's flood is relayed only up to its share")
 struct FloodDefenceTests {
     static let floodCount = 2000
     static let floodSeconds = 10.0
 
     /// Runs M's flood beside A's probes; returns (envelopes of M reaching C, probes on time, probes sent, B).
-    static func run(_ mode: FloodMode, budgets: BudgetLimits) throws -> (reached: Int, onTime: Int, sent: Int, b: MeshEngine) {
+    static func run(_ mode: FloodMode, budgets: BudgetLimits, scheduler: RelaySchedulerChoice = .plain) throws
+        -> (reached: Int, onTime: Int, sent: Int, b: MeshEngine)
+    {
         var configuration = EngineConfiguration()
         configuration.budgets = budgets
+        configuration.relayScheduler = scheduler
         let star = try FloodStar(configuration: configuration)
         let mIdentity = star.sim.nodes[FloodStar.m].identity
         let probes = Probes()
@@ -46,8 +56,8 @@ struct FloodDefenceTests {
             case .freshJoinNotices:
                 guard let fresh = try? NodeIdentity.generate() else { return nil }
                 var envelope = Envelope(
-                    kind: .joinNotice, messageID: floodMessageID(index, salt: 5), origin: fresh.nodeID,
-                    route: [fresh.nodeID], timestamp: star.wallNow,
+                    kind: .joinNotice, messageID: floodMessageID(index, salt: 5), origin: fresh.nodeID, hops: 1,
+                    route: [fresh.nodeID, star.sim.nodes[FloodStar.m].nodeID], timestamp: star.wallNow,
                     payload: fresh.profile(displayName: "f\(index)", icon: "x", role: .relay).encoded())
                 try? EnvelopeSigner.sign(&envelope, with: fresh)
                 return envelope
@@ -58,10 +68,11 @@ struct FloodDefenceTests {
         return (star.reachingC(kind, probes: probes), probes.onTime, probes.sent, star.sim.nodes[FloodStar.b].engine)
     }
 
-    @Test("A's probes reach C within 1 s and M's flood is cut to its share", arguments: FloodMode.allCases)
-    func floodIsCutToItsShare(mode: FloodMode) throws {
+    @Test("A's probes reach C within 1 s and M's flood is cut to its share, under both schedulers",
+          arguments: FloodMode.allCases, SchedulerName.allCases)
+    func floodIsCutToItsShare(mode: FloodMode, scheduler: SchedulerName) throws {
         let limits = BudgetLimits()
-        let defended = try Self.run(mode, budgets: limits)
+        let defended = try Self.run(mode, budgets: limits, scheduler: scheduler.choice)
         // M hands everything over itself: at most its total share (it may claim many upstreams).
         let share = Int(limits.neighbourShareFactor * (limits.messageBurst + limits.messagesPerSecond * (Self.floodSeconds + 2)))
         #expect(defended.sent == 20)
@@ -73,12 +84,47 @@ struct FloodDefenceTests {
             #expect(defended.b.remoteNodeSnapshots().count <= EngineConfiguration().maxKnownNodesPerNeighbour)
         }
         // The same flood without budgets passes B unchecked (what the budgets fix).
-        let undefended = try Self.run(mode, budgets: .unlimited)
+        let undefended = try Self.run(mode, budgets: .unlimited, scheduler: scheduler.choice)
         if mode == .badSignature {
             #expect(undefended.b.kindCounters[.message].droppedUnverifiable == UInt64(Self.floodCount))
+        } else if mode == .freshJoinNotices {
+            // A notice M relays arrives with 1 hop: B takes it in but its 2-hop limit ends there.
+            #expect(undefended.b.kindCounters[.joinNotice].delivered >= UInt64(Self.floodCount * 9 / 10))
         } else {
             #expect(undefended.reached >= Self.floodCount * 9 / 10, "undefended: \(undefended.reached)")
         }
+    }
+
+    @Test("Big messages at full rate (61 KB direct, 4 KB broadcasts) pass only up to M's byte share; A's probes stay on time",
+          arguments: SchedulerName.allCases)
+    func bigMessagesAreCutToTheByteShare(scheduler: SchedulerName) throws {
+        var configuration = EngineConfiguration()
+        configuration.relayScheduler = scheduler.choice
+        let star = try FloodStar(configuration: configuration)
+        let mIdentity = star.sim.nodes[FloodStar.m].identity
+        let probes = Probes()
+        star.scheduleProbes(every: .milliseconds(500), count: 20, deadline: .seconds(1), record: probes)
+        let count = 200, seconds = 10.0
+        star.flood(count: count, over: seconds) { index, star in
+            guard index % 2 == 0 else {
+                let text = String(repeating: "x", count: ChatBody.maxTextLength)
+                return star.broadcast(by: mIdentity, text: text, messageID: floodMessageID(index, salt: 10))
+            }
+            var envelope = Envelope(
+                kind: .message, messageID: floodMessageID(index, salt: 11), origin: mIdentity.nodeID,
+                destination: NodeID(testIndex: 80_000 + index), route: [mIdentity.nodeID], timestamp: star.wallNow,
+                isInnerSealed: true, payload: [UInt8](repeating: 0xEE, count: 61_000))
+            try? EnvelopeSigner.sign(&envelope, with: mIdentity)
+            return envelope
+        }
+        star.sim.run(for: .seconds(Int64(seconds) + 2))
+        let limits = BudgetLimits()
+        #expect(probes.sent == 20 && probes.onTime == probes.sent, "probes on time: \(probes.onTime) of \(probes.sent)")
+        // What B passes on to C is bounded by M's total byte share over the run.
+        let byteShare = limits.neighbourShareFactor * (limits.byteBurst + limits.bytesPerSecond * (seconds + 2))
+        let reached = star.reachingC(.message, probes: probes)
+        #expect(Double(reached) * 4_000 <= byteShare, "\(reached) of \(count) big messages reached C")
+        #expect(star.sim.nodes[FloodStar.b].engine.kindCounters[.message].overShare >= UInt64(count / 2))
     }
 
     @Test("Forged signatures faster than the signature-check budget cost at most that budget, and A still gets through")

@@ -53,7 +53,8 @@ struct FloodStar {
         }
     }
 
-    /// A broadcast signed by `identity`, as M would relay it (hops 1, route origin then M).
+    /// A broadcast signed by `identity`, as M would relay it (hops 1, route origin then M), or as
+    /// M sends its own (hops 0, route M).
     func broadcast(by identity: NodeIdentity, text: String, messageID: MessageID) -> Envelope {
         let body = ChatBody(
             signingKey: identity.signingPublicKey.compressed, agreementKey: identity.agreementPublicKey.compressed,
@@ -61,6 +62,7 @@ struct FloodStar {
         var envelope = Envelope(
             kind: .message, messageID: messageID, origin: identity.nodeID, hops: 1,
             route: [identity.nodeID, sim.nodes[Self.m].nodeID], timestamp: wallNow, payload: body.encoded())
+        if identity.nodeID == sim.nodes[Self.m].nodeID { (envelope.hops, envelope.route) = (0, [identity.nodeID]) }
         try? EnvelopeSigner.sign(&envelope, with: identity)
         return envelope
     }

@@ -17,11 +17,11 @@ struct SeenCacheRestartTests {
         // Restarted 30 s after the first engine started: its time zero is 30 s later on the wall.
         let after = MeshEngine(identity: identity, wallClockAtZero: 1_767_225_630_000)
         after.restoreSeenCache(snapshot, now: .zero)
-        let copy = Envelope(kind: .message, messageID: id, origin: NodeID(testIndex: 9), hops: 1,
+        let copy = Envelope(kind: .message, messageID: id, origin: NodeID(testIndex: 9), hops: 0,
                             route: [NodeID(testIndex: 9)], timestamp: 1_767_225_605_000)
-        #expect(after.router.precheck(copy, now: .seconds(1)) == .seen)
+        #expect(after.router.precheck(copy, from: NodeID(testIndex: 9), now: .seconds(1)) == .seen)
         // Expiry stays at 5 s + 600 s on the first engine's clock: 575 s on the second's.
-        #expect(after.router.precheck(copy, now: .seconds(576)) == nil)
+        #expect(after.router.precheck(copy, from: NodeID(testIndex: 9), now: .seconds(576)) == nil)
         #expect(after.router.seen.vouchedSince(now: .zero) == before.router.seen.vouchedSince(now: .seconds(30)) - .seconds(30))
     }
 }

@@ -22,6 +22,7 @@ private struct WakeProbe: RelayScheduler {
     var counters = RelaySchedulerCounters()
 
     mutating func schedule(_ plan: RelayPlan, neighbours: Int, now: Duration) {}
+    mutating func observe(_ envelope: Envelope, from neighbour: NodeID, now: Duration) {}
     mutating func heard(_ copy: Envelope, from neighbour: NodeID, now: Duration) {}
     mutating func due(now: Duration) -> [ScheduledRelay] {
         if let dueAt, now >= dueAt {
