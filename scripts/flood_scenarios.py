@@ -1,7 +1,9 @@
 """Runs each flood of issue 11 against a line A-B-C plus the hostile neighbour M on B, over
 loopback UDP, and reports what reaches C, B's CPU and memory, and A's probes at C.
 Usage (normally through scripts/flood-scenarios.sh):
-  flood_scenarios.py --bin DIR [--modes m1,m2] [--seconds 20] [--rate 0] [--tail 10] [--out FILE]"""
+  flood_scenarios.py --bin DIR [--modes m1,m2] [--scheduler managed|plain] [--seconds 20] [--rate 0] [--tail 10] [--out FILE]
+Every node runs the default configuration except the relay scheduler, which --scheduler sets.
+After each flood C writes to A and B writes to A: both must arrive (forged routes once cut C off)."""
 import argparse
 import json
 import os
@@ -15,7 +17,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from meshlab import Node, ProcSampler, Watch, percentile, read_events, wait_neighbours  # noqa: E402
 
-MODES = ["broadcast", "fresh-broadcast", "direct", "bad-signature", "fresh-join", "replay", "big"]
+MODES = ["broadcast", "fresh-broadcast", "direct", "bad-signature", "fresh-join", "replay", "forged-route", "big"]
 QUIET_BEFORE = 2.0  # seconds M idles as a correct neighbour before flooding
 
 
@@ -38,19 +40,23 @@ def probe_loop(node, interval, until, probes):
 
 def run_mode(args, mode, work, seconds):
     base = random.randint(20000, 50000)
-    a = Node(args.bin, work, f"{mode}-A", base, [base + 1])
+    common = [f"--relay.scheduler={args.scheduler}"]
+    name = f"{mode}-{args.scheduler}"
+    a = Node(args.bin, work, f"{name}-A", base, [base + 1], extra=common)
     # Deliveries are logged at debug only; the replay mode counts B's in its log.
-    b = Node(args.bin, work, f"{mode}-B", base + 1, extra=["--log-level", "debug"] if mode == "replay" else [])
-    c = Node(args.bin, work, f"{mode}-C", base + 2, [base + 1])
+    b = Node(args.bin, work, f"{name}-B", base + 1, extra=common + (["--log-level", "debug"] if mode == "replay" else []))
+    c = Node(args.bin, work, f"{name}-C", base + 2, [base + 1], extra=common)
     nodes = [a, b, c]
     for node in nodes:
         node.start()
-    result = {"mode": mode}
+    result = {"mode": mode, "scheduler": args.scheduler}
     try:
         if not wait_neighbours({a: 1, b: 2, c: 1}, 30):
             result["error"] = "the line A-B-C did not come up"
             return result
         watch = Watch(c, os.path.join(c.dir, "watch.jsonl"))
+        watch_a = Watch(a, os.path.join(a.dir, "watch.jsonl"))
+        victim = ["--victim", c.node_id()] if mode == "forged-route" else []
         time.sleep(0.5)
         c_before = c.stats()
         sampler = ProcSampler(b.pid, 0.25)
@@ -60,7 +66,7 @@ def run_mode(args, mode, work, seconds):
             [os.path.join(args.bin, "meshflood"), "--target", f"127.0.0.1:{b.port}", "--mode", mode,
              "--rate", str(args.rate), "--duration", str(seconds), "--quiet-before", str(QUIET_BEFORE),
              "--turnover", str(args.turnover),
-             "--seed", str(args.seed), "--json"],
+             "--seed", str(args.seed), "--json", *victim],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         probes = []
         prober = threading.Thread(target=probe_loop, args=(a, 0.5, lambda: flood.poll() is not None, probes))
@@ -68,11 +74,18 @@ def run_mode(args, mode, work, seconds):
         out, err = flood.communicate(timeout=seconds + 60)
         flood_done = time.time()
         prober.join()
+        # After the flood: a direct message C -> A and B -> A (the victim's messages must still pass).
+        a_id = a.node_id()
+        afterwards = {"c_to_a": c.send("after the flood, from C", to=a_id)[1],
+                      "b_to_a": b.send("after the flood, from B", to=a_id)[1]}
         time.sleep(args.tail)
         sampler.stop()
         c_after = c.stats()
         watch_alive = watch.alive()
         watch.stop()
+        watch_a.stop()
+        at_a = {e["messageID"] for e in read_events(os.path.join(a.dir, "watch.jsonl"))}
+        result["after_flood_at_a"] = {k: bool(v and v in at_a) for k, v in afterwards.items()}
         if flood.returncode != 0:
             result["error"] = f"meshflood exited {flood.returncode}: {err.strip()}"
             return result
@@ -129,19 +142,21 @@ def analyse(args, m, probes, flood_start, flood_end, flood_done, sampler, c, c_b
 
 
 def table(results):
-    head = ["mode", "M rate/s", "M flood at C", "B CPU s (flood+tail)", "B RSS MB before/peak/final",
-            "A probes at C", "p50 s", "p95 s", "dup at C"]
+    head = ["mode", "scheduler", "M rate/s", "M flood at C", "B CPU s (flood+tail)", "B RSS MB before/peak/final",
+            "A probes at C", "p50 s", "p95 s", "dup at C", "C→A, B→A after"]
     rows = []
     for r in results:
         if "error" in r:
-            rows.append([r["mode"], "error: " + r["error"]] + [""] * (len(head) - 2))
+            rows.append([r["mode"], r["scheduler"], "error: " + r["error"]] + [""] * (len(head) - 3))
             continue
+        after = r.get("after_flood_at_a", {})
         rows.append([
-            r["mode"], f'{r["m_rate"]:.0f}', f'{100 * r["flood_fraction_at_c"]:.1f} % ({r["flood_reaching_c"]})',
+            r["mode"], r["scheduler"], f'{r["m_rate"]:.0f}', f'{100 * r["flood_fraction_at_c"]:.1f} % ({r["flood_reaching_c"]})',
             f'{r["b_cpu_s_flood"]} + {r["b_cpu_s_tail"]}',
             f'{r["b_rss_mb_before"]} / {r["b_rss_mb_peak"]} / {r["b_rss_mb_final"]}',
             f'{r["probes_delivered"]} of {r["probes_sent"]}', str(r["probe_p50_s"]), str(r["probe_p95_s"]),
             str(r["duplicates_at_c"]) + (f' (replayed one at B/C: {r.get("replayed_deliveries_at_b")}x/{r["replayed_deliveries_at_c"]}x)' if "replayed_deliveries_at_c" in r else ""),
+            " / ".join("yes" if after.get(k) else "NO" for k in ("c_to_a", "b_to_a")),
         ])
     widths = [max(len(str(x)) for x in col) for col in zip(head, *rows)]
     lines = ["| " + " | ".join(str(x).ljust(w) for x, w in zip(row, widths)) + " |" for row in [head] + rows]
@@ -161,6 +176,8 @@ def main():
                              "over takes 65,536 accepted messages, more than 20 s where B sheds most of them")
     parser.add_argument("--turnover", type=int, default=1000000, help="replay mode: most direct messages sent to turn the cache over (the phase also ends at 90 % of the time)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--scheduler", choices=["managed", "plain"], default="managed",
+                        help="the relay scheduler of A, B and C (managed is meshnoded's default)")
     parser.add_argument("--out", default="flood-results.json")
     args = parser.parse_args()
     args.replay_seconds = args.replay_seconds or args.seconds

@@ -37,7 +37,7 @@ RESTARTABLE = [5, 6, 7, 8, 9]
 FLOOD_NODE = 2                 # the node meshflood links to
 HOP_LIMIT = 3                  # message hop limit: nodes up to 3 links from the origin
 STABLE_BEFORE, STABLE_AFTER = 8.0, 3.0
-FLOODS = [("broadcast", 100), ("direct", 100), ("fresh-join", 50), ("bad-signature", 200),
+FLOODS = [("broadcast", 100), ("forged-route", 2000), ("direct", 100), ("fresh-join", 50), ("bad-signature", 200),
           ("fresh-broadcast", 50), ("big", 4)]
 
 

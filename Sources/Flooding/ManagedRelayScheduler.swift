@@ -14,8 +14,8 @@ import MeshProtocol
 /// relay at once, as plain flooding does, so nothing is lost there.
 ///
 /// Memory is bounded: at most `maxPending` relays are held, and at most a quarter of them
-/// came through one upstream neighbour; beyond either a relay goes out at once and `overflow`
-/// counts it, so one neighbour's flood never delays or displaces another's relays. Delays come
+/// came from one neighbour; beyond either a relay goes out at once and `overflow` counts it,
+/// so one neighbour's flood never delays or displaces another's relays. Delays come
 /// from the injected generator.
 public struct ManagedRelayScheduler<Random: RandomNumberGenerator & Sendable>: RelayScheduler {
     private struct Held: Sendable {
@@ -23,7 +23,7 @@ public struct ManagedRelayScheduler<Random: RandomNumberGenerator & Sendable>: R
         var dueAt: Duration
         var sequence: UInt64
         /// The neighbour whose copy we relay (it handed us the message first).
-        var upstream: NodeID
+        var sender: NodeID
         var copies: Set<NodeID> = []
         /// For each target, the neighbours known to have sent it the message.
         var covered: [NodeID: Set<NodeID>] = [:]
@@ -35,7 +35,7 @@ public struct ManagedRelayScheduler<Random: RandomNumberGenerator & Sendable>: R
     public private(set) var counters = RelaySchedulerCounters()
     private var random: Random
     private var held: [MessageID: Held] = [:]
-    private var heldPerUpstream: [NodeID: Int] = [:]
+    private var heldPerSender: [NodeID: Int] = [:]
     private var immediate: [ScheduledRelay] = []
     private var nextSequence: UInt64 = 0
     /// The links neighbours claimed for themselves on the copies they sent us.
@@ -51,8 +51,8 @@ public struct ManagedRelayScheduler<Random: RandomNumberGenerator & Sendable>: R
     /// Relays held now.
     public var pendingCount: Int { held.count }
 
-    /// The most relays held at once that came through one upstream neighbour.
-    public var maxPendingPerUpstream: Int { max(1, parameters.maxPending / 4) }
+    /// The most relays held at once that came from one neighbour.
+    public var maxPendingPerSender: Int { max(1, parameters.maxPending / 4) }
 
     /// The relay window of a node with `neighbours` ready neighbours (zero for sparse nodes).
     public func window(neighbours: Int) -> Duration {
@@ -82,13 +82,13 @@ public struct ManagedRelayScheduler<Random: RandomNumberGenerator & Sendable>: R
             immediate.append(ScheduledRelay(plan: plan, dueAt: now))
             return
         }
-        // The relay copy's route ends [..., upstream, us]: the upstream sent the message to
+        // The relay copy's route ends [..., sender, us]: the sender relayed the message to
         // every neighbour of its own that lacked it, with fewer hops than ours.
-        let upstream = plan.envelope.route[plan.envelope.route.count - 2]
+        let sender = plan.envelope.route[plan.envelope.route.count - 2]
         var plan = plan
         var covered: [NodeID: Set<NodeID>] = [:]
-        for target in plan.targets where claims.claims(target, linkedTo: upstream, now: now) {
-            covered[target] = [upstream]
+        for target in plan.targets where claims.claims(target, linkedTo: sender, now: now) {
+            covered[target] = [sender]
         }
         let before = plan.targets.count
         plan.targets.removeAll { (covered[$0]?.count ?? 0) >= parameters.coverage }
@@ -98,8 +98,8 @@ public struct ManagedRelayScheduler<Random: RandomNumberGenerator & Sendable>: R
             return
         }
         let window = window(neighbours: neighbours)
-        let fromUpstream = heldPerUpstream[upstream, default: 0]
-        guard window > .zero, held.count < parameters.maxPending, fromUpstream < maxPendingPerUpstream else {
+        let fromSender = heldPerSender[sender, default: 0]
+        guard window > .zero, held.count < parameters.maxPending, fromSender < maxPendingPerSender else {
             if window > .zero { counters.overflow += 1 }
             immediate.append(ScheduledRelay(plan: plan, dueAt: now))
             return
@@ -107,8 +107,8 @@ public struct ManagedRelayScheduler<Random: RandomNumberGenerator & Sendable>: R
         let nanoseconds = window.components.seconds * 1_000_000_000 + window.components.attoseconds / 1_000_000_000
         let delay = Duration.nanoseconds(Int64.random(in: 0...nanoseconds, using: &random))
         counters.delayed += 1
-        held[id] = Held(plan: plan, dueAt: now + delay, sequence: nextSequence, upstream: upstream, covered: covered)
-        heldPerUpstream[upstream] = fromUpstream + 1
+        held[id] = Held(plan: plan, dueAt: now + delay, sequence: nextSequence, sender: sender, covered: covered)
+        heldPerSender[sender] = fromSender + 1
         nextSequence += 1
     }
 
@@ -135,7 +135,7 @@ public struct ManagedRelayScheduler<Random: RandomNumberGenerator & Sendable>: R
         let enough = parameters.cancelAfterCopies > 0 && entry.copies.count >= parameters.cancelAfterCopies
         if enough || entry.plan.targets.isEmpty {
             counters.cancelled += 1
-            release(copy.messageID, upstream: entry.upstream)
+            release(copy.messageID, sender: entry.sender)
         } else {
             held[copy.messageID] = entry
         }
@@ -150,7 +150,7 @@ public struct ManagedRelayScheduler<Random: RandomNumberGenerator & Sendable>: R
             ($0.dueAt, $0.sequence) < ($1.dueAt, $1.sequence)
         }
         for entry in ready {
-            release(entry.plan.envelope.messageID, upstream: entry.upstream)
+            release(entry.plan.envelope.messageID, sender: entry.sender)
             result.append(ScheduledRelay(plan: entry.plan, dueAt: entry.dueAt))
         }
         return result
@@ -164,9 +164,9 @@ public struct ManagedRelayScheduler<Random: RandomNumberGenerator & Sendable>: R
 
     private var nextHeldDue: Duration? { held.values.lazy.map(\.dueAt).min() }
 
-    private mutating func release(_ id: MessageID, upstream: NodeID) {
+    private mutating func release(_ id: MessageID, sender: NodeID) {
         held[id] = nil
-        let left = heldPerUpstream[upstream, default: 1] - 1
-        heldPerUpstream[upstream] = left > 0 ? left : nil
+        let left = heldPerSender[sender, default: 1] - 1
+        heldPerSender[sender] = left > 0 ? left : nil
     }
 }

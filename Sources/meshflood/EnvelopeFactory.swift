@@ -22,12 +22,14 @@ struct EnvelopeFactory {
         filler = SplitMix64(seed: seed)
     }
 
-    /// A correctly signed broadcast by `origin` (M's identity unless given), hops 0.
+    /// A correctly signed broadcast by `origin`: M's own (hops 0), or another identity's passed on
+    /// by M as its relay (hops 1, route origin then M, so the route fits M).
     mutating func broadcast(from origin: NodeIdentity? = nil, textLength: Int = 0) throws -> Envelope {
         let signer = origin ?? identity
+        let route = signer.nodeID == identity.nodeID ? [signer.nodeID] : [signer.nodeID, identity.nodeID]
         var envelope = Envelope(
-            kind: .message, messageID: try LinkEnvelopes.messageID(), origin: signer.nodeID, route: [signer.nodeID],
-            timestamp: WallClock.milliseconds(), payload: chatBody(of: signer, textLength: textLength))
+            kind: .message, messageID: try LinkEnvelopes.messageID(), origin: signer.nodeID, hops: UInt8(route.count - 1),
+            route: route, timestamp: WallClock.milliseconds(), payload: chatBody(of: signer, textLength: textLength))
         try EnvelopeSigner.sign(&envelope, with: signer)
         return envelope
     }
@@ -55,18 +57,43 @@ struct EnvelopeFactory {
         return envelope
     }
 
-    /// A correctly signed join notice from a freshly minted identity.
+    /// A correctly signed join notice from a freshly minted identity, passed on by M as its relay
+    /// (hops 1, route the new identity then M: the route fits M).
     mutating func freshJoinNotice() throws -> Envelope {
         let fresh = try NodeIdentity.generate()
         sequence += 1
-        return try LinkEnvelopes.joinNotice(of: fresh, name: "fresh-\(sequence)")
+        var notice = try LinkEnvelopes.joinNotice(of: fresh, name: "fresh-\(sequence)")
+        notice.hops = 1
+        notice.route = [fresh.nodeID, identity.nodeID]
+        return notice
     }
 
-    /// A copy of a heard broadcast with hops and route edited (sent as if from its origin).
-    func editedCopy(of envelope: Envelope) -> Envelope {
+    /// A heard broadcast passed on as if M had it straight from its origin (hops 1, route origin
+    /// then M): the one replay whose route fits M, so the node under test judges it by the seen
+    /// cache and the freshness rule alone.
+    func replayedCopy(of envelope: Envelope) -> Envelope {
         var copy = envelope
-        copy.hops = 0
-        copy.route = [envelope.origin]
+        copy.hops = 1
+        copy.route = [envelope.origin, identity.nodeID]
+        return copy
+    }
+
+    /// Edit number `index` (taken in turn) of a heard broadcast: hops reset to the origin's, no
+    /// route, an invented relay before M, the victim before M or as the last relay, the route
+    /// turned round, and the replayed copy that fits M.
+    mutating func forgedCopy(of envelope: Envelope, index: Int, victim: NodeID?) throws -> Envelope {
+        var copy = envelope
+        let origin = envelope.origin, m = identity.nodeID
+        let victim = victim ?? origin
+        switch index % 7 {
+        case 0: (copy.hops, copy.route) = (0, [origin])
+        case 1: (copy.hops, copy.route) = (0, [])
+        case 2: (copy.hops, copy.route) = (2, [origin, try NodeID(bytes: fillerBytes(NodeID.byteCount)), m])
+        case 3: (copy.hops, copy.route) = (2, [origin, victim, m])
+        case 4: (copy.hops, copy.route) = (1, [origin, victim])
+        case 5: (copy.hops, copy.route) = (1, [m, origin])
+        default: copy = replayedCopy(of: envelope)
+        }
         return copy
     }
 

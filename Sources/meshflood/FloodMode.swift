@@ -11,9 +11,14 @@ enum FloodMode: String, CaseIterable, Sendable {
     case badSignature = "bad-signature"
     /// Join notices, each from a freshly minted identity.
     case freshJoin = "fresh-join"
-    /// Copies of a victim's broadcast with hops and route edited; then, after cheap direct
-    /// messages have turned the seen cache over, the oldest heard broadcast replayed.
+    /// Copies of a victim's broadcast passed on as if M had it straight from its origin; then,
+    /// after cheap direct messages have turned the seen cache over, the oldest heard broadcast
+    /// replayed the same way.
     case replay
+    /// Copies of the latest heard broadcast with hops and route edited in turn (reset to the
+    /// origin, empty, an invented relay, `--victim` placed on the route or as the sender,
+    /// reordered, and the one edit that fits M), all through the flood (issue 18).
+    case forgedRoute = "forged-route"
     /// 61 KB direct messages and 4 KB broadcasts, alternating.
     case big
     /// 61 KB direct messages sent without their last fragment: transfers that never complete,

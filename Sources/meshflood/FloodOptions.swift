@@ -23,6 +23,8 @@ struct FloodOptions: Sendable {
     var seed: UInt64 = 1
     /// In `replay` mode: cheap direct messages sent to turn the seen cache over.
     var turnover: Int = 70_000
+    /// In `forged-route` mode: the node placed on forged routes (the node the attack would cut off).
+    var victim: NodeID?
     /// M's display name.
     var name = "meshflood"
     /// Print the summary as one JSON object.
@@ -31,7 +33,7 @@ struct FloodOptions: Sendable {
     static let usage = """
         usage: meshflood --target 127.0.0.1:PORT [--mode MODE] [--rate N] [--duration SECONDS]
                          [--port PORT] [--seed N] [--turnover N] [--quiet-before S] [--quiet-after S]
-                         [--link-timeout S] [--name NAME] [--json]
+                         [--link-timeout S] [--name NAME] [--victim NODEID] [--json]
         Links to one meshnoded over the loopback UDP link protocol as a protocol-correct
         neighbour and floods it. Modes: \(FloodMode.summary).
         --rate 0 (the default) sends as fast as the link takes frames. Loopback only.
@@ -72,6 +74,10 @@ struct FloodOptions: Sendable {
             case "--seed": options.seed = try number(flag, UInt64.self)
             case "--turnover": options.turnover = min(max(0, try number(flag, Int.self)), 10_000_000)
             case "--name": options.name = try value(flag)
+            case "--victim":
+                let text = try value(flag)
+                guard let victim = NodeID(hex: text) else { throw .usage("--victim: not a 32-digit node ID: \(text)") }
+                options.victim = victim
             case "--json": options.json = true
             case "--help", "-h": throw .help
             default: throw .usage("unknown argument \(flag)")

@@ -84,6 +84,10 @@ struct Flooder {
                 return try factory.freshJoinNotice()
             case .replay:
                 return try nextReplay(progress: progress)
+            case .forgedRoute:
+                guard let latest = link.heard.latest else { return nil }
+                tally.replayCopies += 1
+                return try factory.forgedCopy(of: latest.envelope, index: index, victim: options.victim)
             case .partial:
                 return try factory.direct(payloadSize: EnvelopeFactory.bigDirectPayload)
             case .big:
@@ -96,15 +100,15 @@ struct Flooder {
         }
     }
 
-    /// Replay in three phases: edited copies of the latest heard broadcast for the first 20 %
+    /// Replay in three phases: copies of the latest heard broadcast for the first 20 %
     /// of the time; cheap direct messages until `options.turnover` are sent (or 90 % of the
-    /// time is gone); then the oldest heard broadcast, edited, once.
+    /// time is gone); then the oldest heard broadcast, once.
     private mutating func nextReplay(progress: Double) throws -> Envelope? {
         let heard = link.heard
         if progress < 0.2 {
             guard let latest = heard.latest else { return nil }
             tally.replayCopies += 1
-            return factory.editedCopy(of: latest.envelope)
+            return factory.replayedCopy(of: latest.envelope)
         }
         if tally.turnoverMessages < options.turnover && progress < 0.9 {
             tally.turnoverMessages += 1
@@ -114,6 +118,6 @@ struct Flooder {
         replayedOld = true
         tally.replayedMessageID = oldest.envelope.messageID.hex
         tally.replayedAgeSeconds = WallClock.seconds() - oldest.heardAt
-        return factory.editedCopy(of: oldest.envelope)
+        return factory.replayedCopy(of: oldest.envelope)
     }
 }

@@ -85,7 +85,7 @@ struct ManagedRelaySchedulerTests {
         managed.observe(copy(id: 9, from: t1, hops: 2, via: [sender]), from: t1, now: .zero)
         managed.observe(copy(id: 8, from: t4, hops: 2, via: [t3]), from: t4, now: .zero)
         managed.schedule(plan(hops: 1), neighbours: 6, now: .seconds(1))
-        #expect(managed.counters.targetsPruned == 1, "t1 got it from the sender, our upstream")
+        #expect(managed.counters.targetsPruned == 1, "t1 got it from the sender, whose copy we relay")
         // t3 relays with 1 hop (as good as ours): t4 takes copies from t3.
         managed.heard(copy(from: t3, hops: 1), from: t3, now: .seconds(1))
         let due = managed.due(now: .seconds(2))
@@ -162,18 +162,18 @@ struct ManagedRelaySchedulerTests {
         #expect(pruning.due(now: .seconds(1)).isEmpty && pruning.counters.cancelled == 1)
     }
 
-    @Test("One upstream holds at most a quarter of the held relays: beyond it its relays go out at once, others still wait")
-    func perUpstreamCap() {
+    @Test("Relays from one neighbour fill at most a quarter of the held ones: beyond it they go out at once, others still wait")
+    func perSenderCap() {
         var managed = scheduler(ManagedFloodingParameters(slot: .milliseconds(10), maxWindow: .milliseconds(100), maxPending: 16))
-        #expect(managed.maxPendingPerUpstream == 4)
+        #expect(managed.maxPendingPerSender == 4)
         for id in UInt8(1)...10 { managed.schedule(plan(id: id), neighbours: 8, now: .zero) }
         #expect(managed.pendingCount == 4 && managed.counters.overflow == 6)
         var other = plan(id: 50)
         other.envelope.route = [origin, t4, us]
         other.targets.removeAll { $0 == t4 }
         managed.schedule(other, neighbours: 8, now: .zero)
-        #expect(managed.pendingCount == 5 && managed.counters.overflow == 6, "another upstream's relay is still held")
-        // Once the first upstream's relays leave, it may hold again.
+        #expect(managed.pendingCount == 5 && managed.counters.overflow == 6, "another neighbour's relay is still held")
+        // Once the first neighbour's relays leave, its next one is held again.
         _ = managed.due(now: .seconds(1))
         managed.schedule(plan(id: 60), neighbours: 8, now: .seconds(1))
         #expect(managed.pendingCount == 1)
@@ -183,7 +183,7 @@ struct ManagedRelaySchedulerTests {
     func overflowSendsAtOnce() {
         var managed = scheduler(ManagedFloodingParameters(slot: .milliseconds(10), maxWindow: .milliseconds(100), maxPending: 2))
         for id in UInt8(1)...5 {
-            // Each from another upstream, so only the overall cap applies.
+            // Each from another neighbour, so only the overall cap applies.
             var relay = plan(id: id)
             relay.envelope.route = [origin, node(0x40 + id), us]
             managed.schedule(relay, neighbours: 8, now: .zero)

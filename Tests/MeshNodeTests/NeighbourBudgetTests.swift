@@ -63,6 +63,17 @@ struct NeighbourBudgetTests {
         #expect(afterPenalty == .overMessageShare)
     }
 
+    @Test("A penalty reaches a neighbour whose first envelope was the offence (an edited route), and only it")
+    func penaltyBeforeAnyAdmission() {
+        var budgets = NeighbourBudgets(limits: Self.limits)
+        let editor = NodeID(testIndex: 3), other = NodeID(testIndex: 4)
+        for _ in 0..<20 { budgets.penalize(editor, now: .zero) }
+        let edited = budgets.admit(editor, upstream: editor, bytes: 1, now: .zero)
+        #expect(edited == .overMessageShare)
+        let honest = budgets.admit(other, upstream: other, bytes: 1, now: .zero)
+        #expect(honest == .admitted)
+    }
+
     @Test("The signature-check budget is shared, refills at its rate, and keeps half for neighbours within their share")
     func verificationBudget() {
         var budgets = NeighbourBudgets(limits: Self.limits)

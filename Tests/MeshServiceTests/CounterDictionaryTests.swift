@@ -20,7 +20,7 @@ struct CounterDictionaryTests {
         let named = CounterDictionary.make(from: counters)
         #expect(named["received"] == 7)
         #expect(named["dropped_ttl"] == 2)
-        #expect(named.count == 13)
+        #expect(named.count == 14)
         var links = LinkCounters()
         links.handshakeTimeouts = 3
         #expect(CounterDictionary.make(from: links)["handshake_timeouts"] == 3)
