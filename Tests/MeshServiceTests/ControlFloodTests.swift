@@ -17,7 +17,7 @@ struct ControlFloodTests {
         defer { fixture.server.stop() }
         let flood = try PipeliningFlood(path: fixture.path, clients: Self.attackers, request: Self.peersRequest)
         let waiter = Recorder<Int>()
-        let paused = waiter.wait(timeout: .seconds(15)) { _ in fixture.server.counters().readsPaused >= UInt64(Self.attackers) }
+        let paused = waiter.wait(timeout: .seconds(60)) { _ in fixture.server.counters().readsPaused >= UInt64(Self.attackers) }
         #expect(paused, "\(fixture.server.counters())")
 
         // Every flooder is paused: none of their requests runs any more, while this one is answered.
