@@ -41,6 +41,16 @@ public struct FloodRouter: Sendable {
         seen.restore(records, vouchedSince: vouchedSince, now: now)
     }
 
+    /// Keeps every ID the seen cache takes in from now on, for ``takeNewlySeen()``.
+    public mutating func keepNewlySeen() {
+        seen.keepsNewlyInserted = true
+    }
+
+    /// The IDs the seen cache took in since the last call, oldest first.
+    public mutating func takeNewlySeen() -> [SeenCache.Record] {
+        seen.takeNewlyInserted()
+    }
+
     /// Records a message this node originates, so an echo of it is dropped as seen.
     public mutating func recordOriginated(_ id: MessageID, now: Duration) {
         seen.insert(id, now: now)

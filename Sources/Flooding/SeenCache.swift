@@ -66,6 +66,11 @@ public struct SeenCache: Sendable {
     /// When the newest ID evicted before its expiry had been inserted: every ID inserted
     /// later is still held (see ``vouchedSince(now:)``).
     public private(set) var lastEvictedInsertedAt: Duration?
+    /// True when inserts are kept in ``newlyInserted`` for a journal (off by default).
+    public var keepsNewlyInserted = false
+    /// The IDs inserted since ``takeNewlyInserted()`` last ran, oldest first; only while
+    /// ``keepsNewlyInserted`` is true. The caller drains it after every event.
+    public private(set) var newlyInserted: [Record] = []
 
     /// Creates an empty cache.
     public init(capacity: Int = 65_536, lifetime: Duration = .seconds(600)) {
@@ -102,7 +107,15 @@ public struct SeenCache: Sendable {
         store(Slot(key: key, expiresAt: expiresAt))
         count += 1
         index[key] = expiresAt
+        if keepsNewlyInserted { newlyInserted.append(Record(messageID: id, expiresAt: expiresAt)) }
         return true
+    }
+
+    /// The IDs inserted since the last call, oldest first, and forgets them.
+    public mutating func takeNewlyInserted() -> [Record] {
+        guard !newlyInserted.isEmpty else { return [] }
+        defer { newlyInserted.removeAll(keepingCapacity: true) }
+        return newlyInserted
     }
 
     /// The earliest time from which the cache still holds every ID inserted: `now - lifetime`,

@@ -48,6 +48,17 @@ extension MeshEngine {
             vouchedSince: engineTime(ofWall: snapshot.vouchedSince), now: now)
     }
 
+    /// Keeps every ID the seen cache takes in from now on, for ``takeNewlySeen()`` (a journal).
+    public func keepNewlySeen() {
+        router.keepNewlySeen()
+    }
+
+    /// The IDs the seen cache took in since the last call, oldest first, expiries on the wall
+    /// clock; empty unless ``keepNewlySeen()`` ran.
+    public func takeNewlySeen() -> [SeenCacheSnapshot.Entry] {
+        router.takeNewlySeen().map { SeenCacheSnapshot.Entry(messageID: $0.messageID, expiresAt: wallTime(of: $0.expiresAt)) }
+    }
+
     /// The wall-clock time, in milliseconds since the Unix epoch, of an engine time (which may
     /// lie before the engine started).
     func wallTime(of time: Duration) -> UInt64 {

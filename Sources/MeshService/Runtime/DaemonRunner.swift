@@ -30,10 +30,10 @@ public enum DaemonRunner {
             identity: identity, configuration: config.engineConfiguration, fragmenterLimits: config.fragmenterLimits,
             wallClockAtZero: Self.wallClockMilliseconds())
         let seenStore = SeenCacheStore(directory: config.node.stateDirectory, capacity: config.seen.capacity)
-        restoreSeenCache(from: seenStore, into: engine, logger: logger)
+        let journal = restoreSeenCache(from: seenStore, config: config, into: engine, logger: logger)
         let runtime = NodeRuntime(
             identity: identity, engine: engine, transport: transport, transportName: config.transport.kind.rawValue,
-            logger: logger)
+            logger: logger, journal: journal)
         let server = ControlServer(configuration: ControlServerConfiguration(config.node), node: runtime, logger: logger)
         runtime.addCounterSources(control: { CounterDictionary.make(from: server.counters()) }, transport: counters)
         do throws(UnixSocketError) {
@@ -73,6 +73,7 @@ public enum DaemonRunner {
                 pageRelease.cancel()
                 server.stop()
                 runtime.stop()
+                journal?.close()
                 do throws(SeenCacheStoreError) {
                     try seenStore.save(runtime.seenCacheSnapshot())
                 } catch {
@@ -123,19 +124,6 @@ public enum DaemonRunner {
         var time = timespec()
         clock_gettime(CLOCK_REALTIME, &time)
         return UInt64(time.tv_sec) * 1000 + UInt64(time.tv_nsec) / 1_000_000
-    }
-
-    /// Fills the new engine's seen cache from what the last clean stop kept, so a copy of a
-    /// message this node saw before the restart is still dropped as seen. A damaged file is
-    /// logged and ignored: the node starts with an empty cache.
-    static func restoreSeenCache(from store: SeenCacheStore, into engine: MeshEngine, logger: DaemonLogger) {
-        do throws(SeenCacheStoreError) {
-            guard let snapshot = try store.take() else { return }
-            engine.restoreSeenCache(snapshot, now: .zero)
-            logger.info(.general, "kept \(snapshot.entries.count) seen message IDs across the restart")
-        } catch {
-            logger.warning(.general, "kept seen cache ignored: \(error)")
-        }
     }
 
     /// Logs the failure as one sentence (on stderr unless under the journal) and exits with its code.

@@ -66,6 +66,7 @@ extension NodeRuntime: NodeControlling {
                 "held_messages": UInt64(engine.heldMessageCount),
                 "held_bytes": UInt64(engine.heldBytes),
             ]
+            counters["seen_journal"] = CounterDictionary.make(from: journal?.counters ?? SeenJournalCounters())
             counters["control"] = controlCounters()
             counters["transport"] = transportCounters()
             return StatsReport(uptimeSeconds: seconds(now), memory: ProcessMemory.current(), counters: counters)

@@ -45,10 +45,17 @@ public final class NodeRuntime: Sendable {
     let confined: QueueConfined<EngineQueueState>
     /// The bounded, per-link fair way in for transport events (any thread → the engine queue).
     let inbox: EngineInbox
+    /// Where the seen cache's new IDs go, and what a delivery waits for; nil runs without one.
+    let journal: SeenJournal?
 
     /// Creates a runtime; nothing runs until `start`.
-    public init(identity: NodeIdentity, engine: MeshEngine, transport: any MeshTransport, transportName: String, logger: DaemonLogger) {
+    /// With a `journal`, the engine must keep its newly seen IDs (`MeshEngine.keepNewlySeen()`).
+    public init(
+        identity: NodeIdentity, engine: MeshEngine, transport: any MeshTransport, transportName: String, logger: DaemonLogger,
+        journal: SeenJournal? = nil
+    ) {
         self.nodeIdentity = identity
+        self.journal = journal
         self.confined = QueueConfined(EngineQueueState(engine: engine), queue: DispatchQueue(label: "meshnoded.engine"))
         self.inbox = EngineInbox(queue: confined.queue)
         self.transport = transport
@@ -178,8 +185,10 @@ public final class NodeRuntime: Sendable {
         perform(engine.handle(event, now: now))
     }
 
-    /// Performs engine actions in order.
+    /// Performs engine actions in order. The seen cache's new IDs go to the journal first; a
+    /// delivery is reported to watchers once its ID is on the disk (``SeenJournal``).
     func perform(_ actions: [EngineAction]) {
+        if let journal { journal.append(engine.takeNewlySeen()) }
         for action in actions {
             switch action {
             case .send(let frame, let link):
@@ -189,7 +198,14 @@ public final class NodeRuntime: Sendable {
                 transport.disconnect(link)
             case .event(let event):
                 if case .linkKeyed(let link, _) = event { transport.linkKeyed(link) }
-                report(event)
+                if case .delivered = event, let journal, !watchers.isEmpty {
+                    journal.whenDurable { [weak self] in
+                        guard let self else { return }
+                        self.queue.async { self.report(event) }
+                    }
+                } else {
+                    report(event)
+                }
             }
         }
         armRelayWakeup()
