@@ -19,6 +19,9 @@ enum FloodMode: String, CaseIterable, Sendable {
     /// origin, empty, an invented relay, `--victim` placed on the route or as the sender,
     /// reordered, and the one edit that fits M), all through the flood (issue 18).
     case forgedRoute = "forged-route"
+    /// The envelopes of an earlier run's `--record FILE` (`--from FILE`), each once, in order,
+    /// passed on as if M had them straight from their origin (the replayed copy that fits M).
+    case resend
     /// 61 KB direct messages and 4 KB broadcasts, alternating.
     case big
     /// 61 KB direct messages sent without their last fragment: transfers that never complete,

@@ -25,6 +25,10 @@ struct FloodOptions: Sendable {
     var turnover: Int = 70_000
     /// In `forged-route` mode: the node placed on forged routes (the node the attack would cut off).
     var victim: NodeID?
+    /// Where every flood envelope sent is appended (`EnvelopeRecording`).
+    var record: String?
+    /// In `resend` mode: the recording to send again.
+    var from: String?
     /// M's display name.
     var name = "meshflood"
     /// Print the summary as one JSON object.
@@ -33,10 +37,13 @@ struct FloodOptions: Sendable {
     static let usage = """
         usage: meshflood --target 127.0.0.1:PORT [--mode MODE] [--rate N] [--duration SECONDS]
                          [--port PORT] [--seed N] [--turnover N] [--quiet-before S] [--quiet-after S]
-                         [--link-timeout S] [--name NAME] [--victim NODEID] [--json]
+                         [--link-timeout S] [--name NAME] [--victim NODEID] [--record FILE]
+                         [--from FILE] [--json]
         Links to one meshnoded over the loopback UDP link protocol as a protocol-correct
         neighbour and floods it. Modes: \(FloodMode.summary).
         --rate 0 (the default) sends as fast as the link takes frames. Loopback only.
+        --record FILE appends every flood envelope sent to FILE; --mode resend --from FILE
+        sends those envelopes again, each once (a peer replaying what a node saw).
         """
 
     /// Parses `arguments` (without the program name).
@@ -78,12 +85,15 @@ struct FloodOptions: Sendable {
                 let text = try value(flag)
                 guard let victim = NodeID(hex: text) else { throw .usage("--victim: not a 32-digit node ID: \(text)") }
                 options.victim = victim
+            case "--record": options.record = try value(flag)
+            case "--from": options.from = try value(flag)
             case "--json": options.json = true
             case "--help", "-h": throw .help
             default: throw .usage("unknown argument \(flag)")
             }
         }
         guard let target else { throw .usage("--target is required") }
+        if options.mode == .resend && options.from == nil { throw .usage("--mode resend needs --from FILE") }
         options.target = target
         return options
     }

@@ -26,6 +26,7 @@ struct FloodSummary {
             ("frames_per_s", number(flood.seconds > 0 ? Double(flood.frames) / flood.seconds : 0)),
             ("envelope_bytes_sent", "\(flood.envelopeBytes)"),
             ("failed", "\(flood.failed)"),
+            ("record_failures", "\(flood.recordFailures)"),
             ("identities_minted", "\(flood.identitiesMinted)"),
             ("heartbeats", "\(flood.heartbeats)"),
             ("waits_for_link", "\(flood.waitsForLink)"),

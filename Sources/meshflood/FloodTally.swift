@@ -14,6 +14,8 @@ struct FloodTally: Sendable {
     var heartbeats = 0
     /// Slots skipped while the link was not ready.
     var waitsForLink = 0
+    /// Envelopes sent that `--record` could not append to its file.
+    var recordFailures = 0
     /// Seconds the flood ran.
     var seconds = 0.0
     /// In `replay` mode: edited copies of the latest heard broadcast.

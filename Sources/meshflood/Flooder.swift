@@ -12,12 +12,15 @@ struct Flooder {
     private(set) var tally = FloodTally()
     private var lastHeartbeat = ContinuousClock.now
     private var replayedOld = false
+    /// In `resend` mode: what is left to send again, oldest first.
+    private var recorded: ArraySlice<Envelope> = []
 
     /// Creates a flooder over a link that is ready (or about to be).
     init(link: NeighbourLink, options: FloodOptions) {
         self.link = link
         self.options = options
         factory = EnvelopeFactory(identity: link.identity, seed: options.seed)
+        if let from = options.from { recorded = (EnvelopeRecording.read(from: from) ?? [])[...] }
     }
 
     /// Idles as a correct neighbour for `seconds`: heartbeats only.
@@ -47,6 +50,7 @@ struct Flooder {
             }
             let frames = link.send(envelope, withholdingLast: options.mode == .partial)
             if frames > 0 {
+                if let record = options.record, !EnvelopeRecording.append(envelope, to: record) { tally.recordFailures += 1 }
                 tally.messages += 1
                 tally.frames += frames
                 tally.envelopeBytes += envelope.encodedSize
@@ -88,6 +92,9 @@ struct Flooder {
                 guard let latest = link.heard.latest else { return nil }
                 tally.replayCopies += 1
                 return try factory.forgedCopy(of: latest.envelope, index: index, victim: options.victim)
+            case .resend:
+                guard let next = recorded.popFirst() else { return nil }
+                return factory.replayedCopy(of: next)
             case .partial:
                 return try factory.direct(payloadSize: EnvelopeFactory.bigDirectPayload)
             case .big:
