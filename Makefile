@@ -1,14 +1,17 @@
 # MeshNode: build, install and uninstall meshnoded and relayctl (see docs/OPERATIONS.md).
 #
-#   make build                      release binaries with the Swift runtime linked in statically
+#   make build                      release binaries with the Swift runtime linked in statically, in
+#                                   their own scratch path (.build-release), never a plain
+#                                   `swift build -c release`'s (.build: dynamic, RUNPATH into the toolchain)
 #   sudo make install               install (stripped; STRIP= keeps symbols) under PREFIX (default
 #                                   /usr/local), create user meshnode
 #   make install DESTDIR=/tmp/stage stage an install (no user, no systemctl)
 #   sudo make uninstall             remove what install put in place (keeps config, state, user)
 #   make verify-unit                stage an install, then systemd-analyze verify and security on it
-#   make deb                        build meshnoded_VERSION_ARCH.deb from the release binaries
-#                                   (after make build; VERSION= overrides DaemonVersion.swift's),
-#                                   then run lintian on it (packaging/deb/, docs/OPERATIONS.md)
+#   make deb                        make build, then build meshnoded_VERSION_ARCH.deb from its
+#                                   binaries (VERSION= overrides DaemonVersion.swift's) in .build/deb,
+#                                   refuse a binary with a RUNPATH other than $ORIGIN, then run
+#                                   lintian on it (packaging/deb/, docs/OPERATIONS.md)
 
 PREFIX     ?= /usr/local
 BINDIR     ?= $(PREFIX)/bin
@@ -23,7 +26,9 @@ CONFDIR    ?= /etc/meshnoded
 STATEDIR   ?= /var/lib/meshnoded
 DESTDIR    ?=
 SWIFT      ?= swift
-SCRATCH    ?= .build
+# Not .build: a plain `swift build -c release` leaves dynamically linked binaries in .build/release
+# with a RUNPATH into the toolchain; make install and make deb must never pick those up.
+SCRATCH    ?= .build-release
 # lld with packed relative relocations (DT_RELR, glibc >= 2.36): the 30,000 relocations of the
 # position-independent binary take 6 KB instead of 735 KB that the loader read at every start.
 # --no-export-dynamic undoes the -export-dynamic of the toolchain's static-stdlib-args.lnk:
@@ -38,7 +43,7 @@ STAGE      := $(abspath $(SCRATCH))/stage
 SERVICE_USER := meshnode
 # The package version: DaemonVersion.swift's unless given (make deb VERSION=0.1.0+test1).
 VERSION    ?= $(shell sed -n 's/.*current = "\(.*\)".*/\1/p' Sources/MeshService/Config/DaemonVersion.swift)
-DEBDIR     ?= $(SCRATCH)/deb
+DEBDIR     ?= .build/deb
 
 .PHONY: build install uninstall verify-unit deb print-version clean
 
@@ -114,8 +119,7 @@ verify-unit:
 	    $(SCRATCH)/verify/meshnoded-metrics.timer
 	systemd-analyze security --offline=yes $(SCRATCH)/verify/meshnoded.service | tail -n 1
 
-deb:
-	@test -x $(BUILDDIR)/meshnoded -a -x $(BUILDDIR)/relayctl || { echo "run 'make build' first" >&2; exit 1; }
+deb: build
 	packaging/deb/build-deb.sh "$(VERSION)" "$(SCRATCH)" "$(DEBDIR)"
 
 print-version:

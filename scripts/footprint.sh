@@ -11,8 +11,9 @@ make build >/dev/null
 stage="$(mktemp -d /tmp/footprint-stage.XXXXXX)"
 trap 'rm -rf "$stage"' EXIT
 make install DESTDIR="$stage" >/dev/null
-# meshflood with the Makefile's flags, so the shared modules are not rebuilt.
+# meshflood with the Makefile's flags and scratch path, so the shared modules are not rebuilt.
 read -r -a flags <<<"$(make -s --no-print-directory --eval='print-swiftflags: ; @echo $(SWIFTFLAGS)' print-swiftflags)"
-swift build "${flags[@]}" --product meshflood >/dev/null
+scratch="$(make -s --no-print-directory --eval='print-scratch: ; @echo $(SCRATCH)' print-scratch)"
+swift build "${flags[@]}" --scratch-path "$scratch" --product meshflood >/dev/null
 python3 scripts/footprint.py --stage-bin "$stage/usr/local/bin" \
-    --tool-bin "$(swift build "${flags[@]}" --show-bin-path)" "$@"
+    --tool-bin "$(swift build "${flags[@]}" --scratch-path "$scratch" --show-bin-path)" "$@"

@@ -3,7 +3,7 @@
 # (dpkg-shlibdeps, dpkg-deb) and plain maintainer scripts, then runs lintian on it.
 # Called by `make deb`; usage: packaging/deb/build-deb.sh VERSION SCRATCH OUTDIR
 #   VERSION  package version (make deb takes DaemonVersion.swift's unless VERSION= is given)
-#   SCRATCH  the scratch path of `make build` (binaries in SCRATCH/release)
+#   SCRATCH  the scratch path of `make build` (binaries in SCRATCH/release; make deb builds them first)
 #   OUTDIR   where the tree, the .deb and lintian.txt go
 # The file layout comes from `make install` with Debian's paths; what only the package needs
 # (control, conffiles, scripts, copyright, changelog, lintian overrides) comes from this folder.
@@ -24,6 +24,12 @@ mkdir -p "$root/DEBIAN"
 make -C "$repo" --no-print-directory install DESTDIR="$root" SCRATCH="$scratch" PREFIX=/usr \
   UNITDIR=/usr/lib/systemd/system SYSUSERSDIR=/usr/lib/sysusers.d DOCDIR=/usr/share/doc/meshnoded \
   LIBEXECDIR=/usr/libexec/meshnoded > "$outdir/install.log"
+# The binaries must run on a Pi without the Swift toolchain: no RUNPATH or RPATH but $ORIGIN (a plain
+# `swift build -c release` links dynamically with a RUNPATH into the toolchain; make build does not).
+for binary in "$root/usr/bin/meshnoded" "$root/usr/bin/relayctl"; do
+  paths=$(readelf -d "$binary" | sed -n 's/.*(\(RUNPATH\|RPATH\)).*\[\(.*\)\]/\2/p' | tr ':' '\n' | grep -v '^\$ORIGIN' || true)
+  [ -z "$paths" ] || { echo "build-deb: $(basename "$binary") has a RUNPATH outside \$ORIGIN ($paths): not a make build binary" >&2; exit 1; }
+done
 doc=$root/usr/share/doc/meshnoded
 # The example is the conffile itself; the documents and man pages are compressed, as Policy asks.
 rm "$doc/meshnoded.conf.example"

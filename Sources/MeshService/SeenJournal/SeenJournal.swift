@@ -19,7 +19,8 @@ public final class SeenJournal: Sendable {
         /// When the last sync began.
         var lastSync: Duration?
         var timerArmed = false
-        var waiting: [@Sendable () -> Void] = []
+        /// What waits for the next sync, and since when.
+        var waiting: [(action: @Sendable () -> Void, since: Duration)] = []
     }
 
     /// The file's path.
@@ -69,7 +70,7 @@ public final class SeenJournal: Sendable {
     public func whenDurable(_ action: @escaping @Sendable () -> Void) {
         confined.queue.async {
             guard self.confined.value.dirty else { return action() }
-            self.confined.value.waiting.append(action)
+            self.confined.value.waiting.append((action, self.now))
             self.countersBox.withLock { $0.deliveriesHeld += 1 }
             self.commit()
         }
@@ -139,6 +140,9 @@ public final class SeenJournal: Sendable {
         }
         let waiting = confined.value.waiting
         confined.value.waiting = []
-        for action in waiting { action() }
+        let done = now
+        let held = waiting.reduce(Duration.zero) { $0 + (done - $1.since) }
+        countersBox.withLock { $0.heldMicroseconds += UInt64(clamping: held.components.seconds * 1_000_000 + held.components.attoseconds / 1_000_000_000_000) }
+        for entry in waiting { entry.action() }
     }
 }

@@ -8,6 +8,8 @@ public struct SeenJournalCounters: Equatable, Sendable {
     public var syncs: UInt64 = 0
     /// Deliveries held back until their ID was synced, then reported.
     public var deliveriesHeld: UInt64 = 0
+    /// Microseconds those deliveries waited in all (the latency the journal adds, summed).
+    public var heldMicroseconds: UInt64 = 0
     /// Writes that failed (the IDs are still in the seen cache, not in the file).
     public var writeErrors: UInt64 = 0
     /// Syncs that failed (the deliveries waiting were reported anyway).
