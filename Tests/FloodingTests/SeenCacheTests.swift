@@ -60,3 +60,21 @@ func restoreSkipsOutOfRangeRecords() {
     #expect(cache.size == 1)
     #expect(cache.contains(messageID(2), now: .seconds(10)))
 }
+
+@Test("Newly inserted IDs are kept for a journal only when asked, each once, and taken once")
+func newlyInserted() {
+    var cache = SeenCache(capacity: 4, lifetime: .seconds(10))
+    cache.insert(messageID(1), now: .zero)
+    #expect(cache.takeNewlyInserted().isEmpty)
+    cache.keepsNewlyInserted = true
+    cache.insert(messageID(2), now: .seconds(1))
+    cache.insert(messageID(2), now: .seconds(2))  // seen: not new
+    cache.insert(messageID(1), now: .seconds(3))  // seen: not new
+    cache.restore([SeenCache.Record(messageID: messageID(9), expiresAt: .seconds(12))], vouchedSince: .zero, now: .seconds(3))
+    cache.insert(messageID(3), now: .seconds(4))
+    #expect(cache.takeNewlyInserted() == [
+        SeenCache.Record(messageID: messageID(2), expiresAt: .seconds(11)),
+        SeenCache.Record(messageID: messageID(3), expiresAt: .seconds(14)),
+    ])
+    #expect(cache.takeNewlyInserted().isEmpty)
+}

@@ -132,3 +132,26 @@ struct SeenJournalTests {
         }
     }
 }
+
+@Suite("seen.cache and seen.journal read back together")
+struct SeenJournalMergeTests {
+    @Test("Each ID once, by expiry; a journal expiry beyond one lifetime (the clock went back) is cut to it")
+    func merge() {
+        let now: UInt64 = 1_767_225_000_000
+        let snapshot = SeenCacheSnapshot(vouchedSince: now - 500_000, entries: [
+            SeenJournalTests.entry(1, expiresAt: now), SeenJournalTests.entry(2, expiresAt: now),
+        ])
+        var bytes: [UInt8] = []
+        SeenJournalSlot(SeenJournalTests.entry(2, expiresAt: now), sequence: 1).encode(into: &bytes)
+        SeenJournalSlot(SeenJournalTests.entry(0, expiresAt: now - 100_000), sequence: 2).encode(into: &bytes)
+        SeenJournalSlot(SeenJournalTests.entry(3, expiresAt: now + 5_000_000), sequence: 3).encode(into: &bytes)
+        let replay = SeenJournalReplay(bytes: bytes, slotCount: 3, wallNow: now, lifetime: 600_000)
+        let merged = DaemonRunner.merged(snapshot, replay, wallNow: now, lifetime: 600_000)
+        #expect(merged.entries.map(\.messageID) == [0, 1, 2, 3].map { SeenJournalTests.id($0) })
+        #expect(merged.entries.last?.expiresAt == now + 600_000)
+        // The ring is full and its oldest slot (entry 2, inserted at now + 2 s - 600 s) still
+        // live: the journal vouches from then; the snapshot's later bound wins.
+        #expect(replay.vouchedSince == now + 2_000 - 600_000)
+        #expect(merged.vouchedSince == now - 500_000)
+    }
+}

@@ -3,6 +3,7 @@ import Glibc
 /// The file `seen.journal`: exactly `slotCount` slots of 32 bytes, created filled with zeros so
 /// that later writes never allocate (and `fdatasync` never has metadata to commit).
 struct SeenJournalFile: Sendable {
+    static let pageSize = 4096
     let path: String
     let descriptor: Int32
     let slotCount: Int
@@ -24,9 +25,20 @@ struct SeenJournalFile: Sendable {
             if size > wanted {
                 guard ftruncate(descriptor, off_t(wanted)) == 0 else { throw .io(path: path, step: "truncate", errno: errno) }
             } else if size < wanted {
-                try file.write([UInt8](repeating: 0, count: wanted - size), at: size)
+                // Page by page: one large write would put the file in large folios (Linux 6.16+
+                // ext4), and every later 32-byte write would dirty, and count, a whole folio.
+                let page = [UInt8](repeating: 0, count: Self.pageSize)
+                var offset = size
+                while offset < wanted {
+                    let length = min(Self.pageSize - offset % Self.pageSize, wanted - offset)
+                    try file.write(length == Self.pageSize ? page : Array(page[0..<length]), at: offset)
+                    offset += length
+                }
                 guard fdatasync(descriptor) == 0 else { throw .io(path: path, step: "fdatasync", errno: errno) }
             }
+            // The pages the read (and its readahead) brought in are clean: drop them, so writes
+            // bring back single pages and dirty no more than the page they change.
+            _ = posix_fadvise(descriptor, 0, 0, POSIX_FADV_DONTNEED)
             return (file, bytes)
         } catch {
             Glibc.close(descriptor)
