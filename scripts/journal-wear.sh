@@ -6,7 +6,8 @@
 # write_bytes: page cache pages it dirtied, the bytes writeback sends to the card) per minute,
 # its syncs, and the mean latency the journal added to a delivery (seen_journal counters).
 # Usage: scripts/journal-wear.sh [RATE] [SECONDS]   (defaults 40 and 60)
-# Environment: MESHNODE_BIN=DIR uses binaries already built there (else a release build).
+# Environment: MESHNODE_BIN=DIR uses binaries already built there (else a release build);
+# WATCH=0 runs without the watcher (a relay nobody reads at: no syncs, only the kernel's writeback).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rate=${1:-40} seconds=${2:-60}
@@ -20,8 +21,11 @@ node=$!
 watch=
 trap 'kill $node $watch 2>/dev/null || true; wait 2>/dev/null || true' EXIT
 for _ in $(seq 100); do [ -S "$dir/control.sock" ] && break; sleep 0.1; done
-"$MESHNODE_BIN/relayctl" --socket "$dir/control.sock" --json watch > "$dir/watch.jsonl" &
-watch=$!
+touch "$dir/watch.jsonl"
+if [ "${WATCH:-1}" != 0 ]; then
+  "$MESHNODE_BIN/relayctl" --socket "$dir/control.sock" --json watch > "$dir/watch.jsonl" &
+  watch=$!
+fi
 sleep 1
 before=$(awk '/^write_bytes/ {print $2}' "/proc/$node/io")
 start=$(date +%s.%N)
