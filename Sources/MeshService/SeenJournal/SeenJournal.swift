@@ -31,6 +31,10 @@ public final class SeenJournal: Sendable {
     let startedAt: ContinuousClock.Instant
     let confined: QueueConfined<State>
     let countersBox: Mutex<SeenJournalCounters>
+    /// Appended, not yet written: one write for all of it, however many appends came meanwhile.
+    /// At most `slotCount` (the ring would overwrite older ones anyway).
+    let pending: Mutex<[SeenCacheSnapshot.Entry]>
+    let slotCount: Int
 
     /// Opens (or creates) `seen.journal` in `directory` with `slotCount` slots and reads it back.
     /// `wallNow` and `lifetime` (ms) date what the replay vouches for.
@@ -55,6 +59,8 @@ public final class SeenJournal: Sendable {
         self.startedAt = clock.now
         self.confined = QueueConfined(State(file: file, ring: ring), queue: DispatchQueue(label: "meshnoded.seen-journal"))
         self.countersBox = Mutex(counters)
+        self.pending = Mutex([])
+        self.slotCount = ring.slotCount
     }
 
     /// The counters now (any thread).
@@ -63,12 +69,19 @@ public final class SeenJournal: Sendable {
     /// Writes `entries` after what was given before (any thread; returns at once).
     public func append(_ entries: [SeenCacheSnapshot.Entry]) {
         guard !entries.isEmpty else { return }
-        confined.queue.async { self.write(entries) }
+        let first = pending.withLock { pending in
+            let first = pending.isEmpty
+            pending += entries
+            if pending.count > slotCount { pending.removeFirst(pending.count - slotCount) }
+            return first
+        }
+        if first { confined.queue.async { self.writePending() } }
     }
 
     /// Runs `action` on the journal's queue once everything appended before is on the disk.
     public func whenDurable(_ action: @escaping @Sendable () -> Void) {
         confined.queue.async {
+            self.writePending()
             guard self.confined.value.dirty else { return action() }
             self.confined.value.waiting.append((action, self.now))
             self.countersBox.withLock { $0.deliveriesHeld += 1 }
@@ -79,6 +92,7 @@ public final class SeenJournal: Sendable {
     /// Syncs what is written, runs what waits and closes the file; later appends are dropped.
     public func close() {
         confined.queue.sync {
+            writePending()
             if confined.value.dirty { sync() }
             confined.value.file?.close()
             confined.value.file = nil
@@ -87,8 +101,12 @@ public final class SeenJournal: Sendable {
 
     private var now: Duration { clock.now - startedAt }
 
-    private func write(_ entries: [SeenCacheSnapshot.Entry]) {
-        guard let file = confined.value.file else { return }
+    private func writePending() {
+        let entries = pending.withLock { pending in
+            defer { pending.removeAll(keepingCapacity: true) }
+            return pending
+        }
+        guard !entries.isEmpty, let file = confined.value.file else { return }
         for write in confined.value.ring.writes(for: entries) {
             do throws(SeenJournalError) {
                 try file.write(write.bytes, at: write.offset)
