@@ -75,7 +75,7 @@ extension ConfigSchema {
     ]
 
     private static let cacheOptions: [ConfigOption] = [
-        count("seen", "capacity", "most message IDs remembered", 1024...1_048_576, \.seen.capacity),
+        count("seen", "capacity", "most message IDs remembered, and the 32-byte slots of seen.journal", 1024...1_048_576, \.seen.capacity),
         duration("seen", "expiry", "how long a message ID is remembered",
                  .seconds(10)...(.seconds(86_400)), \.seen.expiry),
         duration("seen", "max_clock_skew",
