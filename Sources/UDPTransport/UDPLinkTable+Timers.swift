@@ -2,13 +2,15 @@ import MeshLink
 import MeshProtocol
 
 extension UDPLinkTable {
-    /// Runs the timers: silent links go down, quiet links get a keepalive, due neighbours a connect.
+    /// Runs the timers: silent links go down, held challenges go out, quiet links get a keepalive,
+    /// due neighbours a connect.
     mutating func tick(now: Duration) -> [Action] {
         var actions: [Action] = []
         for id in links.keys.sorted() where now - (links[id]?.lastHeard ?? now) >= configuration.linkTimeout {
             actions += removeLink(id, reason: "silent for \(DurationText.format(configuration.linkTimeout))",
                                   notifyPeer: true, now: now)
         }
+        actions += challengeHeldTriggers(now: now)
         for id in links.keys.sorted() {
             guard let link = links[id], now - link.lastSent >= configuration.keepaliveInterval else { continue }
             let keepalive = UDPDatagram(type: .keepalive, fromCentral: link.role == .central, instance: instance,

@@ -44,6 +44,10 @@ struct UDPLinkTable: Sendable {
         var keyed = false
         /// The challenge sent last on this link, if its answer is still awaited.
         var challenge: OutstandingChallenge?
+        /// When the last challenge went out, answered or not: the next waits a keepalive interval.
+        var lastChallengeAt: Duration?
+        /// The reason of a trigger that came within that interval: challenged when it has passed.
+        var heldTrigger: String?
     }
 
     /// A challenge sent on a link and the reason it was sent.
