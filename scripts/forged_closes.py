@@ -9,9 +9,18 @@ broadcast every 0.1 s; C records them. Reported per run: link downs at A and B d
 (with reasons), forged closes sent, challenge counters, probes delivered and the longest gap
 between probe arrivals at C.
 
-Usage (as root): forged_closes.py --bin DIR [--directions both,to-b,to-a] [--runs 3] [--seconds 8]
-                 [--burst 40] [--period 0.05] [--out FILE]
-Exit status 1 when any run saw a link down during the flood."""
+With `--mutual` B lists A too (two links between them, both attacked). With `--answer-gone` the
+forger also reads every challenge on `lo` and races the real peer with a forged "gone" answer:
+the attack of someone who can read loopback, which the challenge does not stop (SECURITY.md).
+
+With `--event stop|restart` B is ended for real during the flood (SIGTERM, or kill -9 and a new
+start) and the time until A's link goes down, and its reason, is reported.
+
+Usage (as root): forged_closes.py --bin DIR [--directions both,to-b,to-a,none] [--runs 3] [--seconds 8]
+                 [--burst 40] [--period 0.05] [--mutual] [--answer-gone] [--event stop|restart
+                 [--event-at 3]] [--out FILE]
+Exit status 1 when any run saw a link down during the flood (with --event: when A's link did not
+go down within 4.5 s of it)."""
 import argparse
 import json
 import os
@@ -27,15 +36,18 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from meshlab import Node, Watch, wait_neighbours  # noqa: E402
 
 ETH_P_ALL = 0x0003
-CLOSE, FRAME, KEEPALIVE = 5, 3, 4
+CLOSE, FRAME, KEEPALIVE, CHALLENGE, ANSWER = 5, 3, 4, 6, 7
 
 
 class Sniffer(threading.Thread):
     """Learns, per direction (source port, destination port), the last header the real node sent."""
 
-    def __init__(self, ports):
+    def __init__(self, ports, answer_gone=False):
         super().__init__(daemon=True)
         self.ports = set(ports)
+        self.answer_gone = answer_gone
+        self.answers_forged = 0
+        self.raw = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_RAW) if answer_gone else None
         self.headers = {}  # (sport, dport, flags, nonce bytes) -> (instance bytes, when last seen)
         self.halt = threading.Event()
         self.sock = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
@@ -45,9 +57,11 @@ class Sniffer(threading.Thread):
     def run(self):
         while not self.halt.is_set():
             try:
-                frame = self.sock.recv(65535)
+                frame, address = self.sock.recvfrom(65535)
             except socket.timeout:
                 continue
+            if address[2] == socket.PACKET_OUTGOING:
+                continue  # loopback shows each packet twice: take it once, as received
             if len(frame) < 14 + 20 + 8 + 18 or frame[12:14] != b"\x08\x00":
                 continue
             ip = frame[14:]
@@ -56,8 +70,17 @@ class Sniffer(threading.Thread):
                 continue
             sport, dport = struct.unpack("!HH", ip[ihl:ihl + 4])
             body = ip[ihl + 8:]
-            if sport in self.ports and dport in self.ports and body[0] in (FRAME, KEEPALIVE):
+            if sport not in self.ports or dport not in self.ports:
+                continue
+            if body[0] in (FRAME, KEEPALIVE):
                 self.headers[(sport, dport, body[1], body[10:18])] = (body[2:10], time.time())
+            elif body[0] == CHALLENGE and self.answer_gone and len(body) == 26:
+                # Race the real peer: "gone" from the challenged address, with the value just seen.
+                peer = self.headers.get((dport, sport, body[1] ^ 1, body[10:18]))
+                if peer:
+                    answer = bytes([ANSWER, body[1] ^ 1]) + peer[0] + body[10:26] + b"\x00"
+                    self.raw.sendto(packet(dport, sport, answer), ("127.0.0.1", sport))
+                    self.answers_forged += 1
 
     def links(self, sport, dport):
         """The (flags, instance, nonce) headers seen from sport to dport in the last 5 s: every live link."""
@@ -69,12 +92,18 @@ class Sniffer(threading.Thread):
         self.halt.set()
         self.join(2)
         self.sock.close()
+        if self.raw:
+            self.raw.close()
 
 
 def forged_close(sport, dport, header):
     """An IPv4 + UDP packet from 127.0.0.1:sport to 127.0.0.1:dport carrying a close with `header`."""
     flags, instance, nonce = header
-    payload = bytes([CLOSE, flags]) + instance + nonce
+    return packet(sport, dport, bytes([CLOSE, flags]) + instance + nonce)
+
+
+def packet(sport, dport, payload):
+    """An IPv4 + UDP packet from 127.0.0.1:sport to 127.0.0.1:dport carrying `payload`."""
     udp = struct.pack("!HHHH", sport, dport, 8 + len(payload), 0) + payload  # checksum 0: none (IPv4)
     ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(udp), random.getrandbits(16), 0, 64, socket.IPPROTO_UDP, 0,
                      socket.inet_aton("127.0.0.1"), socket.inet_aton("127.0.0.1"))
@@ -102,6 +131,17 @@ def forge(sniffer, pa, pb, direction, seconds, burst, period):
         time.sleep(max(0, next_at - time.time()))
     raw.close()
     return sent
+
+
+def end_b(b, what, event):
+    """Ends B's side for real in the middle of the flood: SIGTERM (`stop`) or `kill -9` and a new start (`restart`)."""
+    event["at"] = time.time()
+    if what == "stop":
+        b.stop()
+    else:
+        b.kill9()
+        event["at"] = time.time()
+        b.start()
 
 
 def prober(node, until, probes):
@@ -153,7 +193,7 @@ def run(args, direction, index, work):
             result["error"] = "the line A-B-C did not come up"
             return result
         watches = {n: Watch(n, os.path.join(n.dir, "watch.jsonl")) for n in nodes}
-        sniffer = Sniffer([a.port, b.port])
+        sniffer = Sniffer([a.port, b.port], answer_gone=args.answer_gone)
         sniffer.start()
         deadline = time.time() + 5
         while time.time() < deadline and len(sniffer.headers) < (4 if args.mutual else 2):
@@ -165,8 +205,15 @@ def run(args, direction, index, work):
         probe_thread.start()
         time.sleep(0.5)
         start = time.time()
+        event = {}
+        timer = None
+        if args.event:
+            timer = threading.Timer(args.event_at, end_b, args=(b, args.event, event))
+            timer.start()
         sent = forge(sniffer, a.port, b.port, direction, args.seconds, args.burst, args.period)
         end = time.time()
+        if timer:
+            timer.join()
         time.sleep(1.0)
         done.set()
         probe_thread.join()
@@ -183,12 +230,18 @@ def run(args, direction, index, work):
         in_flood = [mid for t, mid in probes if start <= t <= end - 0.3]
         at_c = {e.get("messageID") for e in watch_events(watches[c].path) if e.get("type") == "message"}
         result.update({
-            "forged_closes": sent, "link_downs": downs,
+            "forged_closes": sent, "forged_answers": sniffer.answers_forged, "link_downs": downs,
             "link_downs_total": sum(len(v) for v in downs.values()),
             "counters": {k: delta(before[k], after[k]) for k in after},
             "probes_sent": len(in_flood), "probes_delivered": sum(1 for mid in in_flood if mid in at_c),
             "longest_gap_s": round(max(gaps), 3) if gaps else None,
         })
+        if event:
+            after_event = [e for e in watch_events(watches[a].path)
+                           if e.get("type") == "link_down" and e["time"] >= event["at"]]
+            result["event"] = {"what": args.event, "at_s": round(event["at"] - start, 3),
+                               "a_link_down_after_s": round(after_event[0]["time"] - event["at"], 3) if after_event else None,
+                               "a_link_down_reason": after_event[0].get("reason") if after_event else None}
     finally:
         result["exit_status"] = {n.name: n.stop() for n in nodes}
     return result
@@ -203,6 +256,12 @@ def main():
     parser.add_argument("--burst", type=int, default=40)
     parser.add_argument("--period", type=float, default=0.05)
     parser.add_argument("--mutual", action="store_true", help="B lists A too: two links between them, both attacked")
+    parser.add_argument("--answer-gone", action="store_true",
+                        help="the forger also reads each challenge on lo and races the real peer with a forged 'gone' answer")
+    parser.add_argument("--event", choices=["stop", "restart"],
+                        help="end B for real at --event-at seconds into the flood: SIGTERM, or kill -9 and start again; "
+                             "reports how long A's link to B took to go down and why")
+    parser.add_argument("--event-at", type=float, default=3.0)
     parser.add_argument("--out", default="forged-closes.json")
     args = parser.parse_args()
     work = tempfile.mkdtemp(prefix="meshnode-closes.")
@@ -214,14 +273,17 @@ def main():
             if "error" in r:
                 print(f"{direction} run {index}: error: {r['error']}", flush=True)
                 continue
-            print(f"{direction} run {index}: forged {r['forged_closes']}, link downs {r['link_downs_total']} "
+            print(f"{direction} run {index}: forged {r['forged_closes']}, answers {r['forged_answers']}, link downs {r['link_downs_total']} "
                   f"{r['link_downs']}, probes {r['probes_delivered']} of {r['probes_sent']}, "
-                  f"longest gap {r['longest_gap_s']} s, A {r['counters'][a_name(r)]} B {r['counters'][b_name(r)]}",
-                  flush=True)
+                  f"longest gap {r['longest_gap_s']} s, A {r['counters'][a_name(r)]} B {r['counters'][b_name(r)]}"
+                  + (f", event {r['event']}" if "event" in r else ""), flush=True)
     with open(args.out, "w") as f:
-        json.dump({"seconds": args.seconds, "mutual": args.mutual, "burst": args.burst, "period": args.period, "work": work,
+        json.dump({"seconds": args.seconds, "mutual": args.mutual, "answer_gone": args.answer_gone, "burst": args.burst, "period": args.period, "work": work,
                    "started": time.strftime("%Y-%m-%dT%H:%M:%S"), "results": results}, f, indent=2)
-    bad = [r for r in results if "error" in r or r.get("link_downs_total")]
+    if args.event:  # the link is meant to go down: it must, within a link timeout
+        bad = [r for r in results if "error" in r or (r.get("event", {}).get("a_link_down_after_s") or 99) > 4.5]
+    else:
+        bad = [r for r in results if "error" in r or r.get("link_downs_total")]
     sys.exit(1 if bad else 0)
 
 

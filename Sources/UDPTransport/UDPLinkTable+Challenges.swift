@@ -25,6 +25,7 @@ extension UDPLinkTable {
         let value = random.next() as UInt64
         links[id]?.challenge = OutstandingChallenge(value: value, sentAt: now, reason: reason)
         links[id]?.lastChallengeAt = now
+        links[id]?.lastChallengeValue = value
         links[id]?.heldTrigger = nil
         counters.challengesSent += 1
         let datagram = UDPDatagram(type: .challenge, fromCentral: link.role == .central, instance: instance,
@@ -61,30 +62,39 @@ extension UDPLinkTable {
         let role: LinkRole = datagram.fromCentral ? .peripheral : .central
         let held = linkID(remote: source, nonce: datagram.linkNonce, role: role).flatMap { links[$0] }
         let verdict: UDPAnswerVerdict = held?.peerInstance == datagram.instance ? .stillHere : .gone
+        if verdict == .stillHere, let id = held?.id { links[id]?.peerChallengeValue = value }
         counters.challengesAnswered += 1
         let answer = UDPDatagram(type: .answer, fromCentral: role == .central, instance: instance,
                                  linkNonce: datagram.linkNonce, body: UDPDatagram.answerBody(value, verdict: verdict))
         return [.send(answer, to: source)]
     }
 
-    /// Acts on an answer that echoes the link's outstanding challenge; any other answer is counted and ignored.
+    /// Acts on an answer that echoes the link's outstanding challenge, or a "gone" that echoes its
+    /// last challenge (answered before: a stopping peer's proof); any other answer is counted and ignored.
     mutating func receiveAnswer(_ datagram: UDPDatagram, from source: UDPEndpoint, now: Duration) -> [Action] {
         let role: LinkRole = datagram.fromCentral ? .peripheral : .central
-        guard let id = linkID(remote: source, nonce: datagram.linkNonce, role: role),
-              let pending = links[id]?.challenge, pending.value == datagram.challengeValue,
-              let verdict = datagram.verdict else {
+        guard let id = linkID(remote: source, nonce: datagram.linkNonce, role: role), let link = links[id],
+              let value = datagram.challengeValue, let verdict = datagram.verdict else {
             counters.challengeMismatches += 1
             return []
         }
-        links[id]?.challenge = nil
-        switch verdict {
-        case .gone:
-            counters.challengesConfirmed += 1
-            return removeLink(id, reason: pending.reason, notifyPeer: false, now: now)
-        case .stillHere:
-            counters.challengesKept += 1
-            links[id]?.lastHeard = now
+        if let pending = link.challenge, pending.value == value {
+            links[id]?.challenge = nil
+            switch verdict {
+            case .gone:
+                counters.challengesConfirmed += 1
+                return removeLink(id, reason: pending.reason, notifyPeer: false, now: now)
+            case .stillHere:
+                counters.challengesKept += 1
+                links[id]?.lastHeard = now
+                return []
+            }
+        }
+        guard verdict == .gone, link.lastChallengeValue == value else {
+            counters.challengeMismatches += 1
             return []
         }
+        counters.challengesConfirmed += 1
+        return removeLink(id, reason: "closed by peer", notifyPeer: false, now: now)
     }
 }

@@ -20,7 +20,8 @@ struct UDPTwoWayForgeryTests {
     /// ends `direction` names, delivering what is in flight in an order drawn from `seed`, ticking
     /// both tables every 10 ms. `during` runs once per step with the time, for a real event mid-flood.
     static func flood(_ direction: Direction, seconds: Int = 8, burst: Int = 40, period: Duration = .milliseconds(50),
-                      seed: UInt64, during: (inout TablePair, Duration) -> Void = { _, _ in }) throws -> TablePair {
+                      seed: UInt64, during: (inout TablePair, Duration) -> Void = { _, _ in },
+                      lost: (_ to: UDPEndpoint) -> Bool = { _ in false }) throws -> TablePair {
         var (pair, _) = try UDPChallengeTests.linkedPair()
         var random = SplitMix64(seed: seed)
         let linkA = try #require(pair.a.links.values.first)
@@ -42,7 +43,7 @@ struct UDPTwoWayForgeryTests {
             let count = Int.random(in: 0...pair.wire.count, using: &random)
             let due = Array(pair.wire.prefix(count))
             pair.wire.removeFirst(count)
-            for (datagram, from, to) in due {
+            for (datagram, from, to) in due where !lost(to) {
                 let table = to == pair.addressA ? \TablePair.a : \TablePair.b
                 pair.take(pair[keyPath: table].receive(datagram.encoded(), from: from, now: now), from: to)
             }
@@ -87,6 +88,56 @@ struct UDPTwoWayForgeryTests {
         #expect(down.0 == linkB && down.1 == "closed by peer" && pair.b.counters.challengesConfirmed == 1)
         let delay = try #require(goneAt) - (try #require(closedAt))
         #expect(delay <= .milliseconds(1020), "\(delay)")
+    }
+
+    @Test("a stopping end's proof ends the link at once while a forger's closes hold the peer's challenges",
+          arguments: [7, 8, 9] as [UInt64])
+    func stopDuringTheFlood(seed: UInt64) throws {
+        var stoppedAt: Duration?
+        var goneAt: Duration?
+        var linkA: LinkID?
+        let addressB = try TablePair().addressB
+        // B stops at 1.5 s and its process is gone: nothing reaches it afterwards.
+        let pair = try Self.flood(.both, seconds: 4, seed: seed, during: { pair, now in
+            if stoppedAt != nil, goneAt == nil, let linkA, pair.a.links[linkA] == nil { goneAt = now }
+            guard stoppedAt == nil, now >= .milliseconds(1500) else { return }
+            stoppedAt = now
+            linkA = pair.a.links.keys.first
+            for (datagram, to) in pair.b.closeAll() { pair.wire.append((datagram, pair.addressB, to)) }
+        }, lost: { to in stoppedAt != nil && to == addressB })
+        let down = try #require(pair.eventsA.compactMap(\.downLink).first)
+        #expect(down.0 == linkA && down.1 == "closed by peer")
+        let delay = try #require(goneAt) - (try #require(stoppedAt))
+        #expect(delay <= .milliseconds(10), "\(delay)")
+    }
+
+    @Test func aStillHereEchoingAnAnsweredChallengeIsIgnored() throws {
+        var (pair, link) = try UDPChallengeTests.linkedPair()
+        UDPChallengeTests.inject(try UDPChallengeTests.forged(.close, like: pair), into: &pair, at: .milliseconds(100))
+        let value = try #require(pair.b.links[link]?.lastChallengeValue)
+        let nonce = try #require(pair.b.links[link]).nonce
+        let echo = { (verdict: UDPAnswerVerdict) in
+            UDPDatagram(type: .answer, fromCentral: true, instance: 1, linkNonce: nonce,
+                        body: UDPDatagram.answerBody(value, verdict: verdict)).encoded()
+        }
+        _ = pair.b.receive(echo(.stillHere), from: pair.addressA, now: .milliseconds(200))
+        #expect(pair.b.counters.challengeMismatches == 1 && pair.b.links[link] != nil)
+        _ = pair.b.receive(echo(.gone), from: pair.addressB, now: .milliseconds(200))
+        #expect(pair.b.counters.challengeMismatches == 2 && pair.b.links[link] != nil)
+        let actions = pair.b.receive(echo(.gone), from: pair.addressA, now: .milliseconds(300))
+        #expect(actions.contains { if case .emit(.linkDown(link, "closed by peer")) = $0 { true } else { false } })
+    }
+
+    @Test("a stop sends the proof, then the close, per link; none where the peer never challenged")
+    func stopProofBytes() throws {
+        var (pair, link) = try UDPChallengeTests.linkedPair()
+        var fresh = pair
+        UDPChallengeTests.inject(try UDPChallengeTests.forged(.close, like: pair), into: &pair, at: .milliseconds(100))
+        let value = try #require(pair.b.links[link]?.lastChallengeValue)
+        let sent = pair.a.closeAll()
+        #expect(sent.map(\.0.type) == [.answer, .close] && sent.allSatisfy { $0.1 == pair.addressB })
+        #expect(sent.first?.0.challengeValue == value && sent.first?.0.verdict == .gone && sent.first?.0.fromCentral == true)
+        #expect(fresh.a.closeAll().map(\.0.type) == [.close])
     }
 
     @Test func aTriggerHeldByTheRateLimitIsChallengedWhenTheIntervalHasPassed() throws {
