@@ -54,7 +54,10 @@ public struct MeshClock: Sendable {
     /// Records `voter`'s signed `timestamp`, heard at local wall time `localWall` and monotonic
     /// time `now`, and moves the estimate; returns what should be logged, if anything.
     public mutating func observe(_ voter: NodeID, timestamp: UInt64, localWall: UInt64, now: Duration) -> MeshClockChange? {
-        votes = votes.filter { now - $0.value.heardAt < parameters.voteLifetime }
+        // Rebuilt only when a vote has expired: the common case allocates nothing here.
+        if votes.values.contains(where: { now - $0.heardAt >= parameters.voteLifetime }) {
+            votes = votes.filter { now - $0.value.heardAt < parameters.voteLifetime }
+        }
         if votes[voter] == nil, votes.count >= parameters.maxVoters,
             let oldest = votes.min(by: { $0.value.heardAt < $1.value.heardAt })?.key
         {
