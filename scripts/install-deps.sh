@@ -3,9 +3,9 @@
 # Usage: scripts/install-deps.sh [extra-package ...]
 set -euo pipefail
 # Build: the -dev packages. Tests: python3-prometheus-client (the metrics parser), man-db and
-# groff-base (man --warnings -l), bash-completion. Packaging (make deb): dpkg-dev, lintian.
+# groff-base (man --warnings -l), bash-completion, faketime (the wrong-clock daemon test). Packaging (make deb): dpkg-dev, lintian.
 packages=(libdbus-1-dev libssl-dev libsystemd-dev pkg-config dbus python3 python3-prometheus-client
-  man-db groff-base bash-completion dpkg-dev lintian "$@")
+  man-db groff-base bash-completion faketime dpkg-dev lintian "$@")
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

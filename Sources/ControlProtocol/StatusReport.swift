@@ -23,11 +23,13 @@ public struct StatusReport: Codable, Equatable, Sendable {
     /// How far the transport has come, when it says (BlueZ: `waiting for bluetoothd (retry in
     /// 4 s)`, `running`, ...); absent on UDP.
     public var transportState: String?
+    /// Mesh time as this node knows it; absent from daemons older than the field.
+    public var clock: ClockReport?
 
     /// Creates a status report.
     public init(
         nodeID: NodeID, name: String, transport: String, state: String, uptimeSeconds: Double,
-        neighbourCount: Int, knownNodeCount: Int, version: String, transportState: String? = nil
+        neighbourCount: Int, knownNodeCount: Int, version: String, transportState: String? = nil, clock: ClockReport? = nil
     ) {
         self.nodeID = nodeID.hex
         self.shortID = nodeID.shortID
@@ -39,5 +41,6 @@ public struct StatusReport: Codable, Equatable, Sendable {
         self.knownNodeCount = knownNodeCount
         self.version = version
         self.transportState = transportState
+        self.clock = clock
     }
 }

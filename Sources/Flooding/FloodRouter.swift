@@ -29,10 +29,12 @@ public struct FloodRouter: Sendable {
     }
 
     /// True when the envelope's signed timestamp lies within what the seen cache can vouch
-    /// for at `now` (engine time) and `wallNow` (milliseconds since the Unix epoch): a copy
-    /// seen before would still be in the cache. See ``FreshnessRule``.
-    public func isFresh(_ envelope: Envelope, now: Duration, wallNow: UInt64) -> Bool {
-        freshness.accepts(timestamp: envelope.timestamp, wallNow: wallNow, vouchedFor: now - seen.vouchedSince(now: now))
+    /// for at `now` (engine time), judged on `clock`'s mesh time for the local wall clock
+    /// `localWall` (milliseconds since the Unix epoch): a copy seen before would still be in the
+    /// cache. See ``FreshnessRule`` and ``MeshClock``.
+    public func isFresh(_ envelope: Envelope, now: Duration, localWall: UInt64, clock: MeshClock) -> Bool {
+        clock.accepts(
+            freshness, timestamp: envelope.timestamp, localWall: localWall, vouchedFor: now - seen.vouchedSince(now: now), now: now)
     }
 
     /// Fills an empty seen cache with the records a node kept across a restart (see

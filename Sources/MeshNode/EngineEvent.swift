@@ -1,3 +1,4 @@
+import Flooding
 import MeshLink
 import MeshProtocol
 
@@ -23,4 +24,6 @@ public enum EngineEvent: Equatable, Sendable {
     case dropped(MessageID?, kind: MessageKind?, cause: DropCause, link: LinkID)
     /// A link was refused by the allow or deny list.
     case refused(LinkID, neighbour: NodeID)
+    /// The mesh-time estimate was first set or moved a lot.
+    case meshClock(MeshClockChange)
 }

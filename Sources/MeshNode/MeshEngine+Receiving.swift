@@ -15,6 +15,7 @@ extension MeshEngine {
                 return
             }
             kindCounters[.heartbeat].delivered += 1
+            hearClock(envelope, from: sender, now: now)
         case .keyExchange:
             drop(envelope, cause: .sealedKeyExchange, on: link, counter: \.droppedMalformed)
         case .message, .joinNotice:
@@ -41,6 +42,7 @@ extension MeshEngine {
         }
         kindCounters[.profile].delivered += 1
         profiles[sender] = profile
+        hearClock(envelope, from: sender, now: now)
         guard let state = links[link] else { return }
         switch state.stage {
         case .keying:
@@ -77,7 +79,7 @@ extension MeshEngine {
             dropByRule(envelope, reason: reason, from: sender, on: link, now: now)
             return
         }
-        guard router.isFresh(envelope, now: now, wallNow: timestamp(at: now)) else {
+        guard router.isFresh(envelope, now: now, localWall: localWall(at: now), clock: clock) else {
             dropByRule(envelope, reason: .stale, from: sender, on: link, now: now)
             return
         }
@@ -104,6 +106,7 @@ extension MeshEngine {
             drop(envelope, cause: .unverifiable("\(error)"), on: link, counter: \.droppedUnverifiable)
             return
         }
+        hearClock(envelope, from: sender, now: now)
         let decision = router.receive(envelope, from: sender, neighbours: relayTargets(), now: now, withheld: !withinShare)
         switch decision {
         case .drop(let reason):

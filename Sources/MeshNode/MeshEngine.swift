@@ -42,6 +42,8 @@ public final class MeshEngine {
     var pacing: AnnouncementPacing
     var actions: [EngineAction] = []
     var originKeys = OriginKeyCache()
+    /// Mesh time learned from the neighbours (docs/PROTOCOL.md Part C, "Mesh time").
+    public internal(set) var clock = MeshClock()
     /// Set only through the `@_spi(Benchmark)` seam (BenchmarkSeam.swift); false in production.
     var skipsSignatureChecksForBenchmark = false
 
@@ -138,9 +140,22 @@ public final class MeshEngine {
 
     func emit(_ event: EngineEvent) { actions.append(.event(event)) }
 
-    func timestamp(at now: Duration) -> UInt64 {
+    /// The local wall clock at engine time `now`, in milliseconds since the Unix epoch.
+    func localWall(at now: Duration) -> UInt64 {
         let (seconds, attoseconds) = now.components
         return wallClockAtZero &+ UInt64(max(0, seconds)) &* 1000 &+ UInt64(max(0, attoseconds) / 1_000_000_000_000_000)
+    }
+
+    /// Mesh time at `now`: what this node stamps on what it sends.
+    func timestamp(at now: Duration) -> UInt64 { clock.meshTime(localWall: localWall(at: now)) }
+
+    /// Counts a neighbour's own authenticated timestamp (hops 0, origin = the neighbour) as its
+    /// vote on mesh time, and reports a first or large change of the estimate.
+    func hearClock(_ envelope: Envelope, from sender: NodeID, now: Duration) {
+        guard envelope.origin == sender, envelope.hops == 0 else { return }
+        if let change = clock.observe(sender, timestamp: envelope.timestamp, localWall: localWall(at: now), now: now) {
+            emit(.meshClock(change))
+        }
     }
 
     func newMessageID() -> MessageID { MessageID(random: &random) }

@@ -35,6 +35,8 @@ public final class MeshSimulator {
     public private(set) var trace = MessageTrace()
 
     private let configuration: EngineConfiguration
+    /// Each node's wall clock at virtual time zero, in milliseconds since the Unix epoch.
+    private let wallClocks: [UInt64]
     private var queue = EventQueue<Event>()
     private var random: SplitMix64
     private var nextLinkID: UInt64 = 1
@@ -42,12 +44,15 @@ public final class MeshSimulator {
     private var relayWakeups: [Int: Duration] = [:]
     private var live: [SimConnection: (centralLink: LinkID, peripheralLink: LinkID, spec: SimLinkSpec)] = [:]
 
-    /// Creates `count` nodes with fresh identities.
+    /// Creates `count` nodes with fresh identities. `wallClocks` gives node `i` the wall clock
+    /// `wallClocks[i]` (milliseconds since the Unix epoch) at virtual time zero, so a node's
+    /// clock can be set wrong; nodes it does not name start at 0.
     public init(
         nodeCount count: Int, seed: UInt64, configuration: EngineConfiguration = EngineConfiguration(),
-        tickInterval: Duration = .milliseconds(250)
+        tickInterval: Duration = .milliseconds(250), wallClocks: [UInt64] = []
     ) throws {
         self.configuration = configuration
+        self.wallClocks = (0..<count).map { $0 < wallClocks.count ? wallClocks[$0] : 0 }
         self.tickInterval = tickInterval
         self.random = SplitMix64(seed: seed)
         var nodes: [SimNode] = []
@@ -56,7 +61,8 @@ public final class MeshSimulator {
             var config = configuration
             config.displayName = "node-\(index)"
             let engine = MeshEngine(
-                identity: identity, configuration: config, random: SplitMix64(seed: seed &+ UInt64(index) &* 7919))
+                identity: identity, configuration: config, wallClockAtZero: self.wallClocks[index],
+                random: SplitMix64(seed: seed &+ UInt64(index) &* 7919))
             nodes.append(SimNode(identity: identity, engine: engine))
         }
         self.nodes = nodes
@@ -110,8 +116,12 @@ public final class MeshSimulator {
         for connection in affected { disconnect(connection) }
         var config = configuration
         config.displayName = "node-\(index)"
+        // The node's wall clock keeps running across the restart, as a real one does.
+        let (seconds, attoseconds) = now.components
+        let elapsed = UInt64(seconds) &* 1000 &+ UInt64(attoseconds / 1_000_000_000_000_000)
         nodes[index].engine = MeshEngine(
-            identity: nodes[index].identity, configuration: config, random: SplitMix64(seed: random.next()))
+            identity: nodes[index].identity, configuration: config, wallClockAtZero: wallClocks[index] &+ elapsed,
+            random: SplitMix64(seed: random.next()))
         for (connection, spec) in zip(affected, specs) { bringUp(connection, spec: spec) }
     }
 

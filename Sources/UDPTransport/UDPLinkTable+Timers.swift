@@ -2,13 +2,15 @@ import MeshLink
 import MeshProtocol
 
 extension UDPLinkTable {
-    /// Runs the timers: silent links go down, quiet links get a keepalive, due neighbours a connect.
+    /// Runs the timers: silent links go down, held challenges go out, quiet links get a keepalive,
+    /// due neighbours a connect.
     mutating func tick(now: Duration) -> [Action] {
         var actions: [Action] = []
         for id in links.keys.sorted() where now - (links[id]?.lastHeard ?? now) >= configuration.linkTimeout {
             actions += removeLink(id, reason: "silent for \(DurationText.format(configuration.linkTimeout))",
                                   notifyPeer: true, now: now)
         }
+        actions += challengeHeldTriggers(now: now)
         for id in links.keys.sorted() {
             guard let link = links[id], now - link.lastSent >= configuration.keepaliveInterval else { continue }
             let keepalive = UDPDatagram(type: .keepalive, fromCentral: link.role == .central, instance: instance,
@@ -53,8 +55,18 @@ extension UDPLinkTable {
     }
 
     /// Close datagrams for every link, for a clean stop; the table is emptied without events.
+    ///
+    /// Before each close goes a "gone" answer echoing the last challenge the peer sent on that link,
+    /// if it sent one: proof the peer accepts at once, where a close alone waits for its challenge
+    /// (which a forger's closes may have held back for up to a keepalive interval).
     mutating func closeAll() -> [(UDPDatagram, UDPEndpoint)] {
-        let all = links.values.sorted { $0.id < $1.id }.map { (closeDatagram($0.nonce, role: $0.role), $0.remote) }
+        let all = links.values.sorted { $0.id < $1.id }.flatMap { link in
+            let proof = link.peerChallengeValue.map {
+                UDPDatagram(type: .answer, fromCentral: link.role == .central, instance: instance, linkNonce: link.nonce,
+                            body: UDPDatagram.answerBody($0, verdict: .gone))
+            }
+            return (proof.map { [($0, link.remote)] } ?? []) + [(closeDatagram(link.nonce, role: link.role), link.remote)]
+        }
         for link in links.values { _ = removeLink(link.id, reason: "stopped", notifyPeer: false, now: .zero) }
         return all
     }

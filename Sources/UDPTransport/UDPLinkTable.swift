@@ -44,6 +44,15 @@ struct UDPLinkTable: Sendable {
         var keyed = false
         /// The challenge sent last on this link, if its answer is still awaited.
         var challenge: OutstandingChallenge?
+        /// When the last challenge went out, answered or not: the next waits a keepalive interval.
+        var lastChallengeAt: Duration?
+        /// The value of the last challenge we sent, answered or not: a "gone" echoing it ends the link.
+        var lastChallengeValue: UInt64?
+        /// The value of the last challenge the peer sent us that we answered "still here": echoed
+        /// with "gone" when we stop, as proof that the end of the link comes from us.
+        var peerChallengeValue: UInt64?
+        /// The reason of a trigger that came within that interval: challenged when it has passed.
+        var heldTrigger: String?
     }
 
     /// A challenge sent on a link and the reason it was sent.

@@ -34,7 +34,8 @@ public struct UDPTransportCounters: Equatable, Sendable {
     public var sendErrors: UInt64 = 0
     /// Challenges sent to a link's recorded address after a close or a new connect for it.
     public var challengesSent: UInt64 = 0
-    /// Close or connect triggers ignored because the link's challenge was sent less than a keepalive interval ago.
+    /// Close or connect triggers held back because the link's last challenge went out less than a
+    /// keepalive interval ago (answered or not); the link is challenged once more when it has passed.
     public var challengesSuppressed: UInt64 = 0
     /// Links kept because the peer answered "still here".
     public var challengesKept: UInt64 = 0

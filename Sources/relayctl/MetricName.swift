@@ -14,7 +14,8 @@ public enum MetricName {
     /// The counters that are gauges (current sizes), as `group.counter`.
     public static let gauges: Set<String> = [
         "engine.seen_cache_ids", "engine.buffered_fragment_bytes", "engine.neighbours", "engine.known_nodes",
-        "engine.held_messages", "engine.held_bytes", "inbox.waiting_frames", "control.connected_clients",
+        "engine.held_messages", "engine.held_bytes", "engine.clock_synchronised", "engine.clock_votes",
+        "engine.clock_behind_ms", "engine.clock_ahead_ms", "inbox.waiting_frames", "control.connected_clients",
     ]
 
     /// The family name of a counter (without `_total`) and its `kind` label value, if any.

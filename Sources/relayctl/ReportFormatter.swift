@@ -30,6 +30,15 @@ public struct ReportFormatter: Sendable {
         return "\(secs)s"
     }
 
+    /// `mesh time, this clock 3d 0h behind (2 neighbours)` or `own clock, not synchronised (1 neighbour)`.
+    public static func clock(_ report: ClockReport) -> String {
+        let heard = "(\(report.votes) neighbour\(report.votes == 1 ? "" : "s"))"
+        guard report.synchronised else { return "own clock, not synchronised \(heard)" }
+        let offset = report.offsetMilliseconds
+        let off = abs(offset) < 1000 ? "in step" : duration(Double(offset.magnitude) / 1000) + (offset > 0 ? " behind" : " ahead")
+        return "mesh time, this clock \(off) \(heard)"
+    }
+
     /// `12.3 MiB`-style sizes.
     public static func bytes(_ count: UInt64) -> String {
         let units = ["B", "KiB", "MiB", "GiB"]
@@ -85,7 +94,7 @@ public struct ReportFormatter: Sendable {
             ("state", report.state), ("uptime", Self.duration(report.uptimeSeconds)),
             ("neighbours", String(report.neighbourCount)), ("known nodes", String(report.knownNodeCount)),
             ("version", report.version),
-        ])
+        ] + (report.clock.map { [("clock", Self.clock($0))] } ?? []))
     }
 
     /// The identity as aligned `key  value` lines.

@@ -56,8 +56,10 @@ final class DaemonProcess {
     let process = Process()
     let logURL: URL
 
+    /// `throughShell` starts the daemon from a `/bin/sh` that execs it (same process ID), for a
+    /// preloaded library whose start-up in the daemon itself would disturb it (see `FakeTime`).
     init(name: String, folder: URL, port: UInt16, neighbours: [UInt16] = [], extra: [String] = [],
-         environment: [String: String] = [:]) throws {
+         environment: [String: String] = [:], throughShell: Bool = false) throws {
         self.name = name
         self.folder = folder.appendingPathComponent(name)
         self.port = port
@@ -72,6 +74,10 @@ final class DaemonProcess {
         ]
         if !neighbours.isEmpty { arguments += ["--neighbours", neighbours.map { "127.0.0.1:\($0)" }.joined(separator: ",")] }
         process.arguments = arguments + extra
+        if throughShell {
+            process.arguments = ["-c", "exec \"$0\" \"$@\"", Binaries.meshnoded.path] + arguments + extra
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        }
         var env = ProcessInfo.processInfo.environment
         env["NOTIFY_SOCKET"] = nil
         env["JOURNAL_STREAM"] = nil

@@ -7,8 +7,10 @@ final class LineOfNodes {
     let folder: TemporaryFolder
     let nodes: [DaemonProcess]
 
-    /// Starts `count` nodes; `lateStarter`, if given, starts only once every other node has a neighbour.
-    init(count: Int, extra: [String] = [], lateStarter: Int? = nil) throws {
+    /// Starts `count` nodes; `lateStarter`, if given, starts only once every other node has a neighbour;
+    /// `environments` adds environment variables to some nodes' processes, by index (those are
+    /// started through `/bin/sh`, see `DaemonProcess`).
+    init(count: Int, extra: [String] = [], lateStarter: Int? = nil, environments: [Int: [String: String]] = [:]) throws {
         folder = try TemporaryFolder()
         let base = Ports.block(of: count)
         var nodes: [DaemonProcess] = []
@@ -16,7 +18,8 @@ final class LineOfNodes {
             let name = String(UnicodeScalar(UInt8(65 + index)))
             nodes.append(try DaemonProcess(
                 name: name, folder: folder.url, port: base + UInt16(index),
-                neighbours: index == 0 ? [] : [base + UInt16(index - 1)], extra: extra))
+                neighbours: index == 0 ? [] : [base + UInt16(index - 1)], extra: extra,
+                environment: environments[index] ?? [:], throughShell: environments[index] != nil))
         }
         self.nodes = nodes
         for (index, node) in nodes.enumerated() where index != lateStarter { try node.start() }

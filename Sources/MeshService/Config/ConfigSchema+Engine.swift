@@ -83,7 +83,7 @@ extension ConfigSchema {
                  .seconds(1)...(.seconds(3600)), \.seen.maxClockSkew),
         ConfigOption(
             section: "seen", key: "check_timestamps", alias: nil, valueHint: "BOOL",
-            summary: "refuse messages older than the seen cache can vouch for (false only on a node without a set clock)",
+            summary: "refuse messages older than the seen cache can vouch for (judged on mesh time, so a wrong clock is fine)",
             apply: { config, text throws(InvalidValue) in config.seen.checkTimestamps = try ConfigValue.bool(text) },
             render: { String($0.seen.checkTimestamps) }),
         duration("fragments", "timeout", "how long a partial message waits for its next fragment",

@@ -65,6 +65,10 @@ extension NodeRuntime: NodeControlling {
                 "known_nodes_evicted": engine.knownNodeEvictions,
                 "held_messages": UInt64(engine.heldMessageCount),
                 "held_bytes": UInt64(engine.heldBytes),
+                "clock_synchronised": engine.clock.isSynchronised ? 1 : 0,
+                "clock_votes": UInt64(engine.clock.voteCount(now: now)),
+                "clock_behind_ms": UInt64(max(0, engine.clock.offsetMilliseconds ?? 0)),
+                "clock_ahead_ms": UInt64(max(0, -(engine.clock.offsetMilliseconds ?? 0))),
             ]
             counters["seen_journal"] = CounterDictionary.make(from: journal?.counters ?? SeenJournalCounters())
             counters["control"] = controlCounters()
@@ -81,7 +85,10 @@ extension NodeRuntime: NodeControlling {
                 state: state, uptimeSeconds: seconds(now),
                 neighbourCount: engine.neighbourSnapshots().filter { !$0.inGrace }.count,
                 knownNodeCount: engine.remoteNodeSnapshots().count, version: DaemonVersion.current,
-                transportState: transportState())
+                transportState: transportState(),
+                clock: ClockReport(
+                    synchronised: engine.clock.isSynchronised, offsetMilliseconds: engine.clock.offsetMilliseconds ?? 0,
+                    votes: engine.clock.voteCount(now: now)))
         }
     }
 

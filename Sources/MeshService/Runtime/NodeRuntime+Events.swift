@@ -43,6 +43,8 @@ extension NodeRuntime {
         case .refused(let link, let neighbour):
             logger.notice(.handshakeFailed, "neighbour refused by the allow/deny list",
                           LogFields(peer: neighbour, link: link, reason: "refused"))
+        case .meshClock(let change):
+            logger.notice(.meshClock, MeshClockText.describe(change), LogFields(reason: MeshClockText.reason(change)))
         }
     }
 }

@@ -38,6 +38,8 @@ public enum LogEvent: String, CaseIterable, Sendable {
     case frameRejected = "frame_rejected"
     /// The transport failed (socket, BlueZ, D-Bus).
     case transportError = "transport_error"
+    /// The mesh-time estimate was first set or moved by a minute or more.
+    case meshClock = "mesh_clock"
     /// Anything else.
     case general = "general"
 
@@ -62,6 +64,7 @@ public enum LogEvent: String, CaseIterable, Sendable {
         case .messageDropped: "b6b2eaf9659443bf9ff6618748721a5f"
         case .frameRejected: "d6353b9419404020b2ef054649b6f7bc"
         case .transportError: "3fd202b775e243cab5cc1a53602dfceb"
+        case .meshClock: "534f53c08bd74b78ac41fb3b2cc1aeb3"
         case .general: "765096c933bd45bdb6c8bffcbd0a22ff"
         }
     }
