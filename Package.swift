@@ -51,6 +51,8 @@ let package = Package(
         // Codable JSON without Foundation (bounded parser, JSONEncoder's output form): keeps ICU and
         // FoundationEssentials out of meshnoded and relayctl (docs/PERFORMANCE.md, "Footprint").
         .target(name: "BoundedJSON"),
+        // `relayctl doctor`'s decisions: facts about this machine in, OK / SKIP / WARN / FAIL findings out (pure).
+        .target(name: "Doctor"),
         // The control socket's requests, replies, reports and events: all relayctl needs.
         .target(name: "ControlProtocol", dependencies: ["MeshProtocol", "BoundedJSON"]),
         .target(name: "MeshService", dependencies: [
@@ -80,6 +82,7 @@ let package = Package(
         // Tests.
         .testTarget(name: "MeshProtocolTests", dependencies: ["MeshProtocol"]),
         .testTarget(name: "BoundedJSONTests", dependencies: ["BoundedJSON"]),
+        .testTarget(name: "DoctorTests", dependencies: ["Doctor"]),
         .testTarget(name: "FragmenterTests", dependencies: ["MeshProtocol", "Fragmenter"]),
         .testTarget(name: "MeshCryptoTests", dependencies: ["MeshProtocol", "MeshCrypto"]),
         .testTarget(name: "FloodingTests", dependencies: ["MeshProtocol", "Flooding"]),
