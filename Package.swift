@@ -30,6 +30,8 @@ let package = Package(
                        providers: [.apt(["libsystemd-dev"])]),
         // glibc's timerfd, which the Swift Glibc module leaves out (the runtime's relay wake-up).
         .systemLibrary(name: "CTimerFD", path: "Sources/CTimerFD"),
+        // glibc's adjtimex, which the Swift Glibc module leaves out (relayctl doctor's clock check).
+        .systemLibrary(name: "CTimex", path: "Sources/CTimex"),
 
         // Pure Swift libraries.
         .target(name: "MeshProtocol"),
@@ -62,7 +64,8 @@ let package = Package(
 
         // Executables.
         .executableTarget(name: "meshnoded", dependencies: ["MeshService", "MeshCrypto"]),
-        .executableTarget(name: "relayctl", dependencies: ["ControlProtocol", "MeshProtocol"]),
+        // relayctl doctor reads meshnoded's configuration (MeshService) and asks the system bus (DBusKit).
+        .executableTarget(name: "relayctl", dependencies: ["ControlProtocol", "MeshProtocol", "Doctor", "DBusKit", "CTimex", "MeshService"]),
         .executableTarget(name: "meshbench", dependencies: [
             "MeshProtocol", "MeshLink", "Flooding", "MeshNode", "MeshSim", "MeshCrypto", "Fragmenter", "CAllocationCounter",
         ]),
