@@ -92,7 +92,7 @@ let package = Package(
         .testTarget(name: "MeshNodeTests", dependencies: ["MeshProtocol", "MeshLink", "MeshCrypto", "Flooding", "MeshNode", "MeshSim"]),
         .testTarget(name: "GATTBridgeTests", dependencies: ["MeshLink", "DBusKit", "GATTBridge"]),
         .testTarget(name: "MeshServiceTests", dependencies: [
-            "MeshProtocol", "MeshCrypto", "Flooding", "MeshNode", "MeshService", "ControlProtocol", "relayctl",
+            "MeshProtocol", "MeshCrypto", "Flooding", "MeshNode", "MeshService", "ControlProtocol", "relayctl", "Doctor",
             "MeshLink", "UDPTransport", "MeshTestSupport",
         ]),
         .testTarget(name: "UDPTransportTests", dependencies: ["MeshProtocol", "MeshLink", "UDPTransport", "MeshTestSupport", "PosixThread"]),
