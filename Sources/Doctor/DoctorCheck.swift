@@ -4,7 +4,7 @@ public enum DoctorCheck: String, Codable, Sendable, CaseIterable {
     case bluetoothd
     /// The configured adapter exists and is powered.
     case adapter
-    /// The adapter can be LE central and peripheral at once (`Roles`).
+    /// The adapter has both LE roles, central and peripheral (`Roles`).
     case roles
     /// An LE advertising instance is free or already ours (`SupportedInstances`, `ActiveInstances`).
     case advertising

@@ -1,6 +1,6 @@
 /// Every finding of one doctor run and the worst of them (what the exit code follows).
 public struct DoctorReport: Codable, Equatable, Sendable {
-    /// The worst severity among the findings (`ok` when there are none).
+    /// The worst severity among the findings, a skip counting as `ok`: `ok`, `warn` or `fail`.
     public var worst: DoctorSeverity
     /// The findings in ``DoctorCheck`` order.
     public var findings: [DoctorFinding]
@@ -8,10 +8,10 @@ public struct DoctorReport: Codable, Equatable, Sendable {
     /// Creates a report; `worst` is computed.
     public init(findings: [DoctorFinding]) {
         self.findings = findings
-        self.worst = findings.map(\.severity).max() ?? .ok
+        self.worst = findings.map { $0.severity == .skip ? .ok : $0.severity }.max() ?? .ok
     }
 
-    /// The exit code for the worst severity: 0 ok (skips included), 75 warn (EX_TEMPFAIL), 78 fail (EX_CONFIG).
+    /// The exit code for the worst severity: 0 ok, 75 warn (EX_TEMPFAIL), 78 fail (EX_CONFIG).
     public var exitCode: Int32 {
         switch worst {
         case .ok, .skip: 0

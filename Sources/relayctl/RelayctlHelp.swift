@@ -53,8 +53,8 @@ public enum RelayctlHelp {
         case "doctor":
             body = """
             Checks this machine's set-up, one line per check, each OK, SKIP, WARN or FAIL with what
-            to do: bluetoothd and its version, the adapter (present, powered, LE central and
-            peripheral at once, advertising instances), the D-Bus policy, the service user and the
+            to do: bluetoothd and its version, the adapter (present, powered, both LE roles,
+            advertising instances), the D-Bus policy, the service user and the
             control group, the state directory and identity file (owner, mode), the clock (kernel
             synchronised, plausible year; the daemon's mesh clock when its status has one), free
             space, the systemd unit, and whether meshnoded answers on its control socket. Works
