@@ -4,14 +4,13 @@ import Synchronization
 
 /// Blocking D-Bus calls for `relayctl doctor`: each call runs on a DBusKit event loop and is bounded
 /// twice, by libdbus's own reply timeout and by a wait here, so a hung bus or service cannot hang the
-/// doctor. Replies are decoded with ``DBusDecodeLimits``.
+/// doctor. Replies are decoded with ``DBusDecodeLimits``; a reply that fails, times out or does not
+/// decode becomes the `noReply` fact of the check that asked, with its reason, on the doctor's line.
 final class DoctorBus {
     /// Longest wait for one reply, seconds.
     static let callTimeout = 2.0
     private let loop: DBusEventLoop
     private let connection: DBusConnection
-    /// Replies that did not arrive, were not valid, or failed: what the doctor's lines report.
-    private(set) var failures = 0
 
     private init(loop: DBusEventLoop) {
         self.loop = loop
@@ -55,7 +54,6 @@ final class DoctorBus {
                 }
             }
         }
-        if case .failure = result { failures += 1 }
         return result
     }
 
