@@ -25,9 +25,7 @@ public struct DoctorReport: Codable, Equatable, Sendable {
         let width = DoctorCheck.allCases.map(\.rawValue.count).max() ?? 0
         var lines: [String] = []
         for finding in findings {
-            let name = finding.check.rawValue
-            let padded = name + String(repeating: " ", count: max(0, width - name.count))
-            lines.append("\(finding.severity.label.padding(to: 4))  \(padded)  \(finding.summary)")
+            lines.append("\(finding.severity.label.padding(to: 4))  \(finding.check.rawValue.padding(to: width))  \(finding.summary)")
             if let fix = finding.fix { lines.append(String(repeating: " ", count: width + 8) + "-> " + fix) }
         }
         let counts = DoctorSeverity.allCases.compactMap { severity -> String? in
@@ -38,9 +36,4 @@ public struct DoctorReport: Codable, Equatable, Sendable {
         lines.append("worst: \(worst.label) (\(counts.joined(separator: ", ")))")
         return lines.joined(separator: "\n") + "\n"
     }
-}
-
-extension String {
-    /// The string padded with spaces on the right to `width` characters.
-    func padding(to width: Int) -> String { self + String(repeating: " ", count: max(0, width - count)) }
 }
