@@ -8,6 +8,9 @@ extension Doctor {
         case .absent:
             return DoctorFinding(.bluetoothd, .fail, "bluetoothd is not on the system bus (nobody owns org.bluez)",
                                  fix: "systemctl enable --now bluetooth (Debian package bluez)")
+        case .denied(let why):
+            return DoctorFinding(.bluetoothd, .warn, "bluetoothd is on the bus but will not answer this user (\(why))",
+                                 fix: "run relayctl doctor as root (sudo)")
         case .noReply(let why):
             return DoctorFinding(.bluetoothd, .fail, "bluetoothd does not answer (\(why))",
                                  fix: "systemctl restart bluetooth; journalctl -u bluetooth -b")

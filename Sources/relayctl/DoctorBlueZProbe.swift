@@ -21,6 +21,8 @@ enum DoctorBlueZProbe {
         }
         let objects: [String: DBusValue]
         switch bus.call("org.bluez", "/", "org.freedesktop.DBus.ObjectManager", "GetManagedObjects", limits: .standard) {
+        case .failure(.remote(let name, let message)) where name == "org.freedesktop.DBus.Error.AccessDenied":
+            return (.denied(message), .unknown)
         case .failure(let error): return (.noReply(error.summary), .unknown)
         case .success(let arguments):
             do throws(DBusError) { objects = try arguments.at(0).pathKeyed() } catch { return (.noReply(error.summary), .unknown) }

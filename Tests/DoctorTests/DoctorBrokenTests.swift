@@ -25,6 +25,9 @@ struct DoctorBrokenTests {
         Breakage(name: "bluetoothd hangs", check: .bluetoothd, severity: .fail, mentions: "timed out") {
             $0.bluetoothd = .noReply("timed out")
         },
+        Breakage(name: "bluetoothd not answering this user", check: .bluetoothd, severity: .warn, mentions: "as root") {
+            $0.bluetoothd = .denied("Rejected send message"); $0.adapter = .unknown
+        },
         Breakage(name: "an old bluetoothd", check: .bluetoothd, severity: .warn, mentions: "5.55") {
             $0.bluetoothd = .reachable(version: BlueZVersion(major: 5, minor: 55))
         },
