@@ -51,7 +51,8 @@ let package = Package(
         // Loopback UDP links for tests and local meshes (docs/OPERATIONS.md, "UDP link protocol").
         .target(name: "UDPTransport", dependencies: ["MeshProtocol", "MeshLink", "PosixThread"]),
         // Codable JSON without Foundation (bounded parser, JSONEncoder's output form): keeps ICU and
-        // FoundationEssentials out of meshnoded and relayctl (docs/PERFORMANCE.md, "Footprint").
+        // FoundationEssentials out of meshnoded; relayctl doctor uses FoundationEssentials' coders
+        // (docs/PERFORMANCE.md, "Footprint"; issue 20 replaces this module with them).
         .target(name: "BoundedJSON"),
         // `relayctl doctor`'s decisions: facts about this machine in, OK / SKIP / WARN / FAIL findings out (pure).
         .target(name: "Doctor"),
