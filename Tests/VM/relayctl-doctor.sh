@@ -10,12 +10,15 @@
 #   1. healthy: exit 0, no WARN or FAIL line; bluetoothd, adapter, roles, advertising, dbus-policy,
 #      service-user, control-group, state-directory, identity, clock, disk-space and control-socket
 #      are OK (unit is SKIP: no systemd here); --json decodes to the same lines;
+#   1b. the same node asked by user nobody (not root, not in the group): exit 78, bluetoothd OK
+#      (Debian's bluetooth.conf lets every user ask it), identity WARN "run relayctl doctor as root",
+#      the control socket FAILs naming the group;
 #   2. the adapter powered off (Powered=false over D-Bus, meshnoded still running): exit 78, the
 #      adapter line FAILs with "bluetoothctl power on";
 #   3. no bluetoothd (killed): exit 78 within 10 s, bluetoothd FAILs with the command to start it,
 #      adapter, roles and advertising are SKIP (not failed, no hang);
 #   4. meshnoded stops on SIGTERM with status 0.
-# Each run's text and JSON are kept in $MESHLAB_OUT/doctor-{healthy,powered-off,no-bluetoothd}.{txt,json}.
+# Each run's text (and JSON) is kept in $MESHLAB_OUT/doctor-{healthy,nobody,powered-off,no-bluetoothd}.txt (.json).
 . "$MESHLAB_LIB"
 . "$(dirname "$MESHLAB_LIB")/scenario-lib.sh"
 bin=$(readlink -f "$1")
@@ -85,6 +88,19 @@ done
 grep -qE '^(WARN|FAIL) ' "$MESHLAB_OUT/doctor-healthy.txt" && fail "healthy: a WARN or FAIL line"
 /usr/bin/python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["worst"] == "ok", r["worst"]; assert len(r["findings"]) == 14' \
   "$MESHLAB_OUT/doctor-healthy.json" || fail "healthy: --json is not the report"
+
+# 1b. The same node, asked by a user outside the control group and without root: what it cannot
+# see is a WARN telling it to use sudo, and the socket a FAIL naming the group.
+install -m 0755 "$bin/relayctl" /usr/local/bin/relayctl
+setpriv --reuid=nobody --regid=nogroup --clear-groups /usr/local/bin/relayctl doctor > "$MESHLAB_OUT/doctor-nobody.txt" 2>&1
+code=$?
+stamp "doctor (as nobody): exit $code"
+sed 's/^/          /' "$MESHLAB_OUT/doctor-nobody.txt"
+[ "$code" = 78 ] || fail "as nobody: exit $code, not 78"
+[ "$(label nobody bluetoothd)" = OK ] || fail "as nobody: bluetoothd is $(label nobody bluetoothd)"   # Debian lets anyone ask
+[ "$(label nobody identity)" = WARN ] && says nobody identity "as root" || fail "as nobody: identity is $(label nobody identity)"
+[ "$(label nobody control-socket)" = FAIL ] && says nobody control-socket "usermod -aG meshnode" \
+  || fail "as nobody: control-socket is $(label nobody control-socket)"
 
 # 2. The adapter powered off.
 busctl --system set-property org.bluez "/org/bluez/$adapter" org.bluez.Adapter1 Powered b false || fail "could not power $adapter off"
