@@ -54,7 +54,11 @@ final class DoctorBus {
                 }
             }
         }
-        return result
+        // libdbus's own NoReply text is a paragraph of possible causes; the line needs the bound.
+        return result.mapError { error in
+            if case .timedOut = error { return .timedOut("no reply within \(Int(Self.callTimeout)) s") }
+            return error
+        }
     }
 
     /// Closes the connection and stops the loop (without waiting for a loop that hangs).

@@ -15,10 +15,12 @@
 #      the control socket FAILs naming the group;
 #   2. the adapter powered off (Powered=false over D-Bus, meshnoded still running): exit 78, the
 #      adapter line FAILs with "bluetoothctl power on";
+#   2b. bluetoothd frozen (SIGSTOP, still owning org.bluez): exit 78 within 10 s, bluetoothd FAILs
+#      "does not answer (timed out: no reply within 2 s)";
 #   3. no bluetoothd (killed): exit 78 within 10 s, bluetoothd FAILs with the command to start it,
 #      adapter, roles and advertising are SKIP (not failed, no hang);
 #   4. meshnoded stops on SIGTERM with status 0.
-# Each run's text (and JSON) is kept in $MESHLAB_OUT/doctor-{healthy,nobody,powered-off,no-bluetoothd}.txt (.json).
+# Each run's text (and JSON) is kept in $MESHLAB_OUT/doctor-{healthy,nobody,powered-off,frozen,no-bluetoothd}.txt (.json).
 . "$MESHLAB_LIB"
 . "$(dirname "$MESHLAB_LIB")/scenario-lib.sh"
 bin=$(readlink -f "$1")
@@ -49,6 +51,8 @@ label() { awk -v check="$2" '$2 == check { print $1; exit }' "$MESHLAB_OUT/docto
 says() { grep -A1 -E "^[A-Z]+ +$2 " "$MESHLAB_OUT/doctor-$1.txt" | grep -qF -- "$3"; }
 
 stamp "setting up $adapter as the package would"
+# A fresh Pi: nothing of an earlier node (the VM's root is the build machine's, under a RAM overlay).
+rm -rf /var/lib/meshnoded /run/meshnoded /etc/meshnoded
 systemd-sysusers "$repo/systemd/meshnoded.sysusers" || fail "systemd-sysusers"
 install -m 0644 "$repo/systemd/meshnoded-dbus.conf" /usr/share/dbus-1/system.d/meshnoded.conf
 dbus-send --system --print-reply --dest=org.freedesktop.DBus / org.freedesktop.DBus.ReloadConfig > /dev/null \
@@ -111,6 +115,14 @@ doctor powered-off
 [ "$(label powered-off adapter)" = FAIL ] || fail "powered off: adapter is $(label powered-off adapter), not FAIL"
 says powered-off adapter "bluetoothctl power on" || fail "powered off: the adapter line does not say how to power it on"
 [ "$(label powered-off bluetoothd)" = OK ] || fail "powered off: bluetoothd is $(label powered-off bluetoothd)"
+
+# 2b. bluetoothd frozen (SIGSTOP): still on the bus, answers nothing; the doctor's wait is bounded.
+kill -STOP "$(cat /run/meshlab/bluetoothd.pid)"
+doctor frozen
+kill -CONT "$(cat /run/meshlab/bluetoothd.pid)"
+[ "$code" = 78 ] || fail "frozen: exit $code, not 78"
+[ "$took" -le 10000 ] || fail "frozen: doctor took $took ms"
+[ "$(label frozen bluetoothd)" = FAIL ] && says frozen bluetoothd "no reply within 2 s" || fail "frozen: bluetoothd is $(label frozen bluetoothd)"
 
 # 3. No bluetoothd.
 bluez_kill
