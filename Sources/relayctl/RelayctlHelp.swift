@@ -54,12 +54,12 @@ public enum RelayctlHelp {
             body = """
             Checks this machine's set-up, one line per check, each OK, SKIP, WARN or FAIL with what
             to do: bluetoothd and its version, the adapter (present, powered, both LE roles,
-            advertising instances), the D-Bus policy, the service user and the
-            control group, the state directory and identity file (owner, mode), the clock (kernel
-            synchronised, plausible year; the daemon's mesh clock when its status has one), free
-            space, the systemd unit, and whether meshnoded answers on its control socket. Works
-            without a running daemon; run it as root to see every file. Each D-Bus reply is waited
-            for at most 2 s. Exit code by the worst line: 0 OK or SKIP, 75 WARN, 78 FAIL.
+            advertising instances), the D-Bus policy, the service user and the control group, the
+            state directory and identity file (owner, mode), the clock (kernel synchronised,
+            plausible year; the daemon's mesh clock when its status has one), free space, the
+            systemd unit, and whether meshnoded answers on its control socket. Works without a
+            running daemon; run it as root to see every file. Each D-Bus reply is waited for at
+            most 2 s. Exit code by the worst line: 0 OK or SKIP, 75 WARN, 78 FAIL.
 
               --config PATH   meshnoded's configuration file, for the adapter, state directory,
                               control socket and group (default /etc/meshnoded/meshnoded.conf,
