@@ -30,6 +30,8 @@ let package = Package(
                        providers: [.apt(["libsystemd-dev"])]),
         // glibc's timerfd, which the Swift Glibc module leaves out (the runtime's relay wake-up).
         .systemLibrary(name: "CTimerFD", path: "Sources/CTimerFD"),
+        // glibc's adjtimex, which the Swift Glibc module leaves out (relayctl doctor's clock check).
+        .systemLibrary(name: "CTimex", path: "Sources/CTimex"),
 
         // Pure Swift libraries.
         .target(name: "MeshProtocol"),
@@ -49,8 +51,11 @@ let package = Package(
         // Loopback UDP links for tests and local meshes (docs/OPERATIONS.md, "UDP link protocol").
         .target(name: "UDPTransport", dependencies: ["MeshProtocol", "MeshLink", "PosixThread"]),
         // Codable JSON without Foundation (bounded parser, JSONEncoder's output form): keeps ICU and
-        // FoundationEssentials out of meshnoded and relayctl (docs/PERFORMANCE.md, "Footprint").
+        // FoundationEssentials out of meshnoded; relayctl doctor uses FoundationEssentials' coders
+        // (docs/PERFORMANCE.md, "Footprint"; issue 20 replaces this module with them).
         .target(name: "BoundedJSON"),
+        // `relayctl doctor`'s decisions: facts about this machine in, OK / SKIP / WARN / FAIL findings out (pure).
+        .target(name: "Doctor"),
         // The control socket's requests, replies, reports and events: all relayctl needs.
         .target(name: "ControlProtocol", dependencies: ["MeshProtocol", "BoundedJSON"]),
         .target(name: "MeshService", dependencies: [
@@ -60,7 +65,8 @@ let package = Package(
 
         // Executables.
         .executableTarget(name: "meshnoded", dependencies: ["MeshService", "MeshCrypto"]),
-        .executableTarget(name: "relayctl", dependencies: ["ControlProtocol", "MeshProtocol"]),
+        // relayctl doctor reads meshnoded's configuration (MeshService) and asks the system bus (DBusKit).
+        .executableTarget(name: "relayctl", dependencies: ["ControlProtocol", "MeshProtocol", "Doctor", "DBusKit", "CTimex", "MeshService"]),
         .executableTarget(name: "meshbench", dependencies: [
             "MeshProtocol", "MeshLink", "Flooding", "MeshNode", "MeshSim", "MeshCrypto", "Fragmenter", "CAllocationCounter",
         ]),
@@ -80,13 +86,14 @@ let package = Package(
         // Tests.
         .testTarget(name: "MeshProtocolTests", dependencies: ["MeshProtocol"]),
         .testTarget(name: "BoundedJSONTests", dependencies: ["BoundedJSON"]),
+        .testTarget(name: "DoctorTests", dependencies: ["Doctor"]),
         .testTarget(name: "FragmenterTests", dependencies: ["MeshProtocol", "Fragmenter"]),
         .testTarget(name: "MeshCryptoTests", dependencies: ["MeshProtocol", "MeshCrypto"]),
         .testTarget(name: "FloodingTests", dependencies: ["MeshProtocol", "Flooding"]),
         .testTarget(name: "MeshNodeTests", dependencies: ["MeshProtocol", "MeshLink", "MeshCrypto", "Flooding", "MeshNode", "MeshSim"]),
         .testTarget(name: "GATTBridgeTests", dependencies: ["MeshLink", "DBusKit", "GATTBridge"]),
         .testTarget(name: "MeshServiceTests", dependencies: [
-            "MeshProtocol", "MeshCrypto", "Flooding", "MeshNode", "MeshService", "ControlProtocol", "relayctl",
+            "MeshProtocol", "MeshCrypto", "Flooding", "MeshNode", "MeshService", "ControlProtocol", "relayctl", "Doctor",
             "MeshLink", "UDPTransport", "MeshTestSupport",
         ]),
         .testTarget(name: "UDPTransportTests", dependencies: ["MeshProtocol", "MeshLink", "UDPTransport", "MeshTestSupport", "PosixThread"]),

@@ -22,21 +22,21 @@ _relayctl()
         cword=$COMP_CWORD
     fi
 
-    local commands="send peers stats watch status id help"
+    local commands="send peers stats watch status id doctor help"
     local global="--json --socket --help"
     local command="" socket_args=() i
     for ((i = 1; i < cword; i++)); do
         case ${words[i]} in
             --socket|-s) socket_args=(--socket "${words[i + 1]}"); ((i++)) ;;
             --socket=*) socket_args=("${words[i]}") ;;
-            --to|-t) ((i++)) ;;
+            --to|-t|--config|-c) ((i++)) ;;
             -*) ;;
             *) [[ -z $command ]] && command=${words[i]} ;;
         esac
     done
 
     case $prev in
-        --socket|-s)
+        --socket|-s|--config|-c)
             COMPREPLY=($(compgen -f -- "$cur"))
             return
             ;;
@@ -54,6 +54,7 @@ _relayctl()
         "") COMPREPLY=($(compgen -W "$commands $global" -- "$cur")) ;;
         send) [[ $cur == -* ]] && COMPREPLY=($(compgen -W "--to $global" -- "$cur")) ;;
         stats) COMPREPLY=($(compgen -W "--openmetrics --prometheus $global" -- "$cur")) ;;
+        doctor) COMPREPLY=($(compgen -W "--config $global" -- "$cur")) ;;
         help) COMPREPLY=($(compgen -W "$commands" -- "$cur")) ;;
         *) COMPREPLY=($(compgen -W "$global" -- "$cur")) ;;
     esac

@@ -56,7 +56,7 @@ for mode in plain bash-completion; do
         # shellcheck disable=SC1091
         source "$root/completion/relayctl.bash"
         complete -p relayctl | grep -q -- '-F _relayctl relayctl' || { echo "FAIL: complete -p relayctl"; exit 1; }
-        expect "--help --json --socket help id peers send stats status watch" relayctl ""
+        expect "--help --json --socket doctor help id peers send stats status watch" relayctl ""
         expect "send stats status" relayctl s
         expect "--help --json --openmetrics --prometheus --socket" relayctl stats --
         expect "--openmetrics" relayctl --json stats --o
@@ -65,6 +65,10 @@ for mode in plain bash-completion; do
         expect "a0a1a2a3a4a5a6a7a8a9aaabacadaeaf" relayctl --socket /tmp/x.sock send --to a0
         grep -q -- "--socket /tmp/x.sock --json peers" "$work/calls" || { echo "FAIL: --socket not passed to peers"; exit 1; }
         expect "peers" relayctl help pe
+        expect "doctor" relayctl do
+        expect "--config" relayctl doctor --c
+        expect "--config --help --json --socket" relayctl doctor --
+        expect "/etc" relayctl doctor --config /et
         expect "" relayctl send hello
         exit "$failures"
     ) || failures=$((failures + 1))

@@ -13,6 +13,9 @@
 #               (Tests/VM/meshnoded-client.sh, fixed btvirt);
 #   no bluetoothd  a pair started while bluetoothd is stopped waits for it, says so, and links once it
 #               starts; a node on a missing adapter waits (Tests/VM/meshnoded-nobluez.sh, stock btvirt);
+#   doctor      `relayctl doctor` on a node set up as the package sets it up (all OK; the unit SKIP, no
+#               systemd here), with its adapter powered off (FAIL, exit 78), and without bluetoothd
+#               (FAIL within 10 s, no hang), in one boot (Tests/VM/relayctl-doctor.sh, stock btvirt);
 #   outage      (only with MESHNODE_VM_OUTAGE=1) A-B-C on the fixed btvirt: messages A sends while bluetoothd is down, and while B's
 #               adapter is off, are held and reach C once B is back (Tests/VM/meshnoded-outage.sh).
 # Each scenario that fails is tried once more (outage twice more) (software-emulated radios are slow and sometimes lose
@@ -54,6 +57,7 @@ scenario "line of 3" 4 --btvirt "$fixed_btvirt" env NODES=3 Tests/VM/meshnoded-l
 scenario "line of 5" 6 --btvirt "$fixed_btvirt" Tests/VM/meshnoded-line5.sh "$bin"
 scenario client 4 --btvirt "$fixed_btvirt" Tests/VM/meshnoded-client.sh "$bin"
 scenario "no bluetoothd" 3 Tests/VM/meshnoded-nobluez.sh "$bin"
+scenario doctor 2 Tests/VM/relayctl-doctor.sh "$bin"
 # The outage scenario is out of the default run until the truncated first frames after an adapter
 # power cycle are fixed (BLUEZ.md, "What is left"); MESHNODE_VM_OUTAGE=1 runs it, with three attempts.
 if [ "${MESHNODE_VM_OUTAGE:-0}" = 1 ]; then

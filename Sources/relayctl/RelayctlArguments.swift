@@ -3,11 +3,13 @@ import MeshProtocol
 /// Parses relayctl's arguments: global `--json`, `--socket PATH`, `--help`, then a command.
 public enum RelayctlArguments {
     /// The commands, in help order.
-    public static let commands = ["send", "peers", "stats", "watch", "status", "id"]
+    public static let commands = ["send", "peers", "stats", "watch", "status", "id", "doctor"]
 
     /// Parses the arguments after the program name; `RELAYCTL_SOCKET` sets the default socket.
     public static func parse(_ arguments: [String], environment: [String: String]) throws(RelayctlUsageError) -> RelayctlInvocation {
-        var socket = environment["RELAYCTL_SOCKET"].flatMap { $0.isEmpty ? nil : $0 } ?? RelayctlInvocation.defaultSocket
+        var explicitSocket = environment["RELAYCTL_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
+        var socket: String { explicitSocket ?? RelayctlInvocation.defaultSocket }
+        var config: String?
         var json = false
         var wantsHelp = false
         var to: String?
@@ -35,7 +37,8 @@ public enum RelayctlArguments {
             case "--": onlyWords = true
             case "--json": json = true
             case "-h", "--help": wantsHelp = true
-            case "--socket", "-s": socket = try value("--socket", inline: inline)
+            case "--socket", "-s": explicitSocket = try value("--socket", inline: inline)
+            case "--config", "-c": config = try value("--config", inline: inline)
             case "--to", "-t": to = try value("--to", inline: inline)
             case "--openmetrics": exposition = .openMetrics
             case "--prometheus": exposition = .prometheus
@@ -49,6 +52,7 @@ public enum RelayctlArguments {
         guard let command else { throw RelayctlUsageError("missing command") }
         guard commands.contains(command) else { throw RelayctlUsageError("unknown command '\(command)'") }
         if command != "send", to != nil { throw RelayctlUsageError("--to only applies to send", command: command) }
+        if command != "doctor", config != nil { throw RelayctlUsageError("--config only applies to doctor", command: command) }
         if command != "stats", exposition != nil {
             throw RelayctlUsageError("--openmetrics and --prometheus only apply to stats", command: command)
         }
@@ -65,6 +69,7 @@ public enum RelayctlArguments {
         case "stats": parsed = exposition.map { .metrics($0) } ?? .stats
         case "watch": parsed = .watch
         case "status": parsed = .status
+        case "doctor": parsed = .doctor(config: config, socket: explicitSocket)
         default: parsed = .id
         }
         if command != "send", !words.isEmpty {

@@ -16,6 +16,9 @@ public enum RelayctlCommand: Equatable, Sendable {
     case status
     /// Show this node's identity.
     case id
+    /// Check this machine's set-up; `config` is meshnoded's configuration file, `socket` a socket
+    /// given by `--socket` or `RELAYCTL_SOCKET` (nil: the configuration's).
+    case doctor(config: String?, socket: String?)
     /// Print help, for one command or in general.
     case help(String?)
 }

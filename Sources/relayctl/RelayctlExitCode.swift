@@ -10,6 +10,10 @@ public enum RelayctlExitCode: Int32, Sendable, CaseIterable {
     case unavailable = 69
     /// Reading or writing the socket failed or timed out (EX_IOERR).
     case ioError = 74
+    /// `doctor`: the worst check is a warning (EX_TEMPFAIL).
+    case doctorWarn = 75
     /// meshnoded replied with something that is not the protocol (EX_PROTOCOL).
     case protocolError = 76
+    /// `doctor`: a check failed, or meshnoded's configuration file is bad (EX_CONFIG).
+    case doctorFail = 78
 }

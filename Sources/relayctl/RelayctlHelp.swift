@@ -5,6 +5,7 @@ public enum RelayctlHelp {
         switch command {
         case "send": "usage: relayctl [--json] [--socket PATH] send [--to NODE_ID] TEXT..."
         case "stats": "usage: relayctl [--json] [--socket PATH] stats [--openmetrics | --prometheus]"
+        case "doctor": "usage: relayctl [--json] [--socket PATH] doctor [--config PATH]"
         case let name? where RelayctlArguments.commands.contains(name): "usage: relayctl [--json] [--socket PATH] \(name)"
         default: "usage: relayctl [--json] [--socket PATH] COMMAND [ARGS]   (relayctl --help for more)"
         }
@@ -20,7 +21,7 @@ public enum RelayctlHelp {
           -h, --help      show help
 
         Exit codes: 0 ok, 64 usage, 65 meshnoded refused the request, 69 cannot connect,
-        74 socket I/O error or timeout, 76 malformed reply.
+        74 socket I/O error or timeout, 76 malformed reply; doctor: 75 a warning, 78 a failure.
         """
         let body: String
         switch command {
@@ -49,6 +50,21 @@ public enum RelayctlHelp {
             body = "Shows node ID, name, transport, state, uptime, neighbour and known-node counts, version."
         case "id":
             body = "Shows this node's ID, short ID, fingerprint and public keys."
+        case "doctor":
+            body = """
+            Checks this machine's set-up, one line per check, each OK, SKIP, WARN or FAIL with what
+            to do: bluetoothd and its version, the adapter (present, powered, both LE roles,
+            advertising instances), the D-Bus policy, the service user and the control group, the
+            state directory and identity file (owner, mode), the clock (kernel synchronised,
+            plausible year; the daemon's mesh clock when its status has one), free space, the
+            systemd unit, and whether meshnoded answers on its control socket. Works without a
+            running daemon; run it as root to see every file. Each D-Bus reply is waited for at
+            most 2 s. Exit code by the worst line: 0 OK or SKIP, 75 WARN, 78 FAIL.
+
+              --config PATH   meshnoded's configuration file, for the adapter, state directory,
+                              control socket and group (default /etc/meshnoded/meshnoded.conf,
+                              defaults when it does not exist)
+            """
         default:
             body = """
             Controls a running meshnoded through its control socket.
@@ -60,6 +76,7 @@ public enum RelayctlHelp {
               watch                      stream events
               status                     show a summary
               id                         show this node's identity
+              doctor [--config PATH]     check this machine's set-up (works without meshnoded)
             """
         }
         return usage(command) + "\n\n" + body + "\n" + common + "\n"

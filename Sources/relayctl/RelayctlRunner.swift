@@ -30,6 +30,9 @@ public struct RelayctlRunner: Sendable {
             out(RelayctlHelp.text(topic))
             return .ok
         }
+        if case .doctor(let config, let socket) = invocation.command {
+            return doctor(configPath: config, socket: socket, json: invocation.json)
+        }
         do throws(ControlClientError) {
             let client = try ControlClient(socketPath: invocation.socketPath, timeout: timeout)
             defer { client.close() }
@@ -64,7 +67,7 @@ public struct RelayctlRunner: Sendable {
         case .status: return try ask(client, ControlRequest(id: nil, command: "status"), StatusReport.self, json, formatter.status)
         case .id: return try ask(client, ControlRequest(id: nil, command: "id"), IdentityReport.self, json, formatter.identity)
         case .watch: return try watch(client, json: json)
-        case .help: return .ok
+        case .help, .doctor: return .ok
         }
     }
 

@@ -13,7 +13,7 @@
 #      WatchdogUSec 30 s; the state directory is 0700 and owned by meshnode;
 #   3. the service's node links with the hand-started node over BLE; relayctl (the default
 #      socket /run/meshnoded/control.sock) shows the neighbour;
-#   4. a broadcast each way is delivered;
+#   4. a broadcast each way is delivered; `relayctl doctor` finds the package's set-up and the unit OK;
 #   5. journald holds the structured MESHNODE_* fields of the service's records;
 #   6. systemctl reload keeps it running and logs the reload;
 #   7. SIGKILL of the main process: Restart=on-failure starts it again with the same node ID;
@@ -110,6 +110,19 @@ hand_ctl send "from the hand node" > /dev/null
 wait_until 60 delivered_at_least service_ctl 1 && stamp "hand -> service delivered" || fail "hand -> service not delivered"
 service_ctl send "from the service" > /dev/null
 wait_until 60 delivered_at_least hand_ctl 1 && stamp "service -> hand delivered" || fail "service -> hand not delivered"
+
+# 4b. relayctl doctor on the installed service: every check of the package's set-up and the unit OK
+# (the clock may WARN: this VM has no NTP; no line may FAIL).
+relayctl doctor > "$MESHLAB_OUT/doctor-systemd.txt" 2>&1
+code=$?
+stamp "relayctl doctor: exit $code"
+sed 's/^/          /' "$MESHLAB_OUT/doctor-systemd.txt"
+[ "$code" = 0 ] || [ "$code" = 75 ] || fail "relayctl doctor exited $code"
+for check in bluetoothd adapter roles advertising dbus-policy service-user control-group state-directory identity \
+  disk-space unit control-socket; do
+  label=$(awk -v check="$check" '$2 == check { print $1; exit }' "$MESHLAB_OUT/doctor-systemd.txt")
+  [ "$label" = OK ] || fail "relayctl doctor: $check is ${label:-missing}, not OK"
+done
 
 # 5. Structured journal fields.
 journalctl -u meshnoded -o json --no-pager > "$MESHLAB_OUT/journal-meshnoded.json"

@@ -1,0 +1,40 @@
+/// What the node is configured to be (from meshnoded's configuration) and the doctor's thresholds.
+public struct DoctorSetup: Equatable, Sendable {
+    /// The user meshnoded.service runs as (`User=` in the unit, the package's sysusers entry).
+    public var serviceUser: String
+    /// The group allowed on the control socket (`[node] control_group`).
+    public var controlGroup: String
+    /// The adapter (`[bluez] adapter`).
+    public var adapter: String
+    /// The state directory (`[node] state_directory`).
+    public var stateDirectory: String
+    /// The control socket.
+    public var controlSocket: String
+    /// The unit's name.
+    public var unit: String
+    /// A clock showing an earlier year is wrong (a Pi without RTC boots at 1970 or its last shutdown).
+    public var earliestPlausibleYear: Int
+    /// Free space below this fails.
+    public var failBelowBytes: UInt64
+    /// Free space below this warns.
+    public var warnBelowBytes: UInt64
+
+    /// Creates a set-up; the defaults are the package's.
+    public init(serviceUser: String = "meshnode", controlGroup: String = "meshnode", adapter: String = "hci0",
+                stateDirectory: String = "/var/lib/meshnoded", controlSocket: String = "/run/meshnoded/control.sock",
+                unit: String = "meshnoded.service", earliestPlausibleYear: Int = 2026,
+                failBelowBytes: UInt64 = 1 << 20, warnBelowBytes: UInt64 = 64 << 20) {
+        self.serviceUser = serviceUser
+        self.controlGroup = controlGroup
+        self.adapter = adapter
+        self.stateDirectory = stateDirectory
+        self.controlSocket = controlSocket
+        self.unit = unit
+        self.earliestPlausibleYear = earliestPlausibleYear
+        self.failBelowBytes = failBelowBytes
+        self.warnBelowBytes = warnBelowBytes
+    }
+
+    /// The identity file's path.
+    public var identityFile: String { stateDirectory + "/identity.key" }
+}
