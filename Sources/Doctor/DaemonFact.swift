@@ -16,29 +16,31 @@ public struct DaemonStatus: Equatable, Sendable {
     public var transportState: String?
     /// The daemon's version.
     public var version: String
-    /// Every status field whose name mentions the clock (a mesh-time estimate), as name and value
-    /// text, in the daemon's order; empty when the daemon reports none.
-    public var clockFields: [ClockField]
+    /// The daemon's mesh clock (`status.clock`, PROTOCOL.md Part C "Mesh time"); nil when it reports none.
+    public var meshClock: MeshClockFact?
 
     /// Creates the status.
-    public init(state: String, transportState: String? = nil, version: String, clockFields: [ClockField] = []) {
+    public init(state: String, transportState: String? = nil, version: String, meshClock: MeshClockFact? = nil) {
         self.state = state
         self.transportState = transportState
         self.version = version
-        self.clockFields = clockFields
+        self.meshClock = meshClock
     }
 }
 
-/// One clock-related field of the daemon's status, as text.
-public struct ClockField: Equatable, Sendable {
-    /// The field's name (a dotted path for nested fields).
-    public var name: String
-    /// Its value as text.
-    public var value: String
+/// What the daemon knows of mesh time.
+public struct MeshClockFact: Equatable, Sendable {
+    /// True once at least two neighbours agreed on a mesh time.
+    public var synchronised: Bool
+    /// Mesh time minus this node's wall clock in milliseconds (positive: this clock is behind).
+    public var offsetMilliseconds: Int64
+    /// Neighbours whose reading counts now.
+    public var votes: Int
 
-    /// Creates a field.
-    public init(name: String, value: String) {
-        self.name = name
-        self.value = value
+    /// Creates the fact.
+    public init(synchronised: Bool, offsetMilliseconds: Int64, votes: Int) {
+        self.synchronised = synchronised
+        self.offsetMilliseconds = offsetMilliseconds
+        self.votes = votes
     }
 }

@@ -14,7 +14,7 @@ public enum Doctor {
             case .stateDirectory: stateDirectory(facts.stateDirectory, setup: setup)
             case .identity: identity(facts.identity, setup: setup)
             case .clock: clock(facts.clock, setup: setup)
-            case .meshClock: meshClock(facts.daemon)
+            case .meshClock: meshClock(facts.daemon, system: facts.clock)
             case .diskSpace: space(facts.space, setup: setup)
             case .unit: unit(facts.unit, setup: setup)
             case .controlSocket: controlSocket(facts.daemon, setup: setup)

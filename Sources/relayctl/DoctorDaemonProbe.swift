@@ -4,7 +4,7 @@ import FoundationEssentials
 import Glibc
 
 /// Asks the daemon for `status` on its control socket and reads the reply with Foundation's JSON decoder,
-/// keeping the fields the checks need and any field about the clock.
+/// keeping the fields the checks need.
 enum DoctorDaemonProbe {
     /// How long to wait for the daemon.
     static let timeout = Duration.seconds(2)
@@ -47,36 +47,18 @@ struct DoctorStatusLine: Decodable {
     }
 }
 
-/// The status result: state, transport state, version, and every field whose name mentions the clock.
+/// The status result: state, transport state, version and the mesh clock.
 private struct StatusFields: Decodable {
     var status: DaemonStatus
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: AnyKey.self)
         let text = { (name: String) in try? container.decode(String.self, forKey: AnyKey(name)) }
-        var clock: [ClockField] = []
-        for key in container.allKeys where key.stringValue.lowercased().contains("clock") {
-            clock += Self.flatten(container, key, prefix: key.stringValue)
-        }
+        let clock = try? container.decodeIfPresent(ClockReport.self, forKey: AnyKey("clock"))
         status = DaemonStatus(state: text("state") ?? "(no state)", transportState: text("transportState"),
-                              version: text("version") ?? "(no version)", clockFields: clock.sorted { $0.name < $1.name })
-    }
-
-    /// A scalar as one field; an object's scalars as `prefix.name` fields (one level deep).
-    private static func flatten(_ container: KeyedDecodingContainer<AnyKey>, _ key: AnyKey, prefix: String) -> [ClockField] {
-        if let scalar = scalar(container, key) { return [ClockField(name: prefix, value: scalar)] }
-        guard let nested = try? container.nestedContainer(keyedBy: AnyKey.self, forKey: key) else { return [] }
-        return nested.allKeys.compactMap { inner in
-            scalar(nested, inner).map { ClockField(name: prefix + "." + inner.stringValue, value: $0) }
-        }
-    }
-
-    private static func scalar(_ container: KeyedDecodingContainer<AnyKey>, _ key: AnyKey) -> String? {
-        if let value = try? container.decode(String.self, forKey: key) { return value }
-        if let value = try? container.decode(Bool.self, forKey: key) { return String(value) }
-        if let value = try? container.decode(Int64.self, forKey: key) { return String(value) }
-        if let value = try? container.decode(Double.self, forKey: key) { return String(value) }
-        return nil
+                              version: text("version") ?? "(no version)",
+                              meshClock: clock.map { MeshClockFact(synchronised: $0.synchronised,
+                                                                    offsetMilliseconds: $0.offsetMilliseconds, votes: $0.votes) })
     }
 }
 

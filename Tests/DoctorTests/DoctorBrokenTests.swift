@@ -109,6 +109,16 @@ struct DoctorBrokenTests {
         Breakage(name: "a daemon without mesh clock", check: .meshClock, severity: .skip, mentions: "reports no mesh clock") {
             $0.daemon = .answered(DaemonStatus(state: "running", transportState: "running on hci0", version: "0.9.0"))
         },
+        Breakage(name: "a system clock 3 days behind mesh time", check: .meshClock, severity: .warn,
+                 mentions: "3 d 0 h behind") {
+            $0.daemon = .answered(DaemonStatus(state: "running", version: "0.9.0",
+                                               meshClock: MeshClockFact(synchronised: true, offsetMilliseconds: 259_200_000, votes: 4)))
+        },
+        Breakage(name: "a system clock 5 min ahead of mesh time", check: .meshClock, severity: .warn,
+                 mentions: "5 min ahead of") {
+            $0.daemon = .answered(DaemonStatus(state: "running", version: "0.9.0",
+                                               meshClock: MeshClockFact(synchronised: true, offsetMilliseconds: -300_000, votes: 2)))
+        },
         Breakage(name: "a full disk", check: .diskSpace, severity: .fail, mentions: "512.0 KiB free") {
             $0.space = .measured(path: "/var/lib/meshnoded", availableBytes: 512 << 10, totalBytes: 8 << 30)
         },

@@ -20,7 +20,7 @@ enum DoctorFixtures {
         space: .measured(path: "/var/lib/meshnoded", availableBytes: 12 << 30, totalBytes: 29 << 30),
         unit: .loaded(UnitState(active: "active", sub: "running", fileState: "enabled")),
         daemon: .answered(DaemonStatus(state: "running", transportState: "running on hci0", version: "0.9.0",
-                                       clockFields: [ClockField(name: "meshClock.state", value: "estimated")])))
+                                       meshClock: MeshClockFact(synchronised: true, offsetMilliseconds: -420, votes: 3))))
 
     /// The healthy facts with one change.
     static func healthy(_ change: (inout DoctorFacts) -> Void) -> DoctorFacts {

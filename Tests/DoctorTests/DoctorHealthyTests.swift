@@ -12,6 +12,29 @@ struct DoctorHealthyTests {
         #expect(report.exitCode == 0)
     }
 
+    @Test("a lone node whose own clock is synchronised is fine without mesh time", arguments: [0, 1])
+    func loneNodeWithSynchronisedClock(votes: Int) throws {
+        var facts = DoctorFixtures.healthy
+        facts.daemon = .answered(DaemonStatus(state: "running", version: "0.9.0",
+                                              meshClock: MeshClockFact(synchronised: false, offsetMilliseconds: 0, votes: votes)))
+        let finding = try #require(Doctor.diagnose(facts, setup: DoctorFixtures.setup).findings.first { $0.check == .meshClock })
+        #expect(finding.severity == .ok)
+        #expect(finding.summary.contains("which is synchronised"))
+    }
+
+    @Test("a node with neither mesh time nor a synchronised clock is warned on both lines", arguments: [0, 1])
+    func noTimeAtAll(votes: Int) {
+        var facts = DoctorFixtures.healthy
+        facts.clock = ClockFact(synchronised: false, year: 2026, shown: "2026-12-03 07:45:12")
+        facts.daemon = .answered(DaemonStatus(state: "running", version: "0.9.0",
+                                              meshClock: MeshClockFact(synchronised: false, offsetMilliseconds: 0, votes: votes)))
+        let findings = Doctor.diagnose(facts, setup: DoctorFixtures.setup).findings
+        #expect(findings.filter { $0.severity == .warn }.map(\.check) == [.clock, .meshClock])
+        let mesh = findings.first { $0.check == .meshClock }
+        #expect(mesh?.summary.contains(votes == 1 ? "1 neighbour heard" : "0 neighbours heard") == true)
+        #expect(mesh?.fix?.contains("timedatectl") == true)
+    }
+
     @Test("prints each line with its label, the fixes indented, and the worst result last")
     func text() {
         let report = DoctorReport(findings: [
