@@ -22,7 +22,8 @@ _relayctl()
         cword=$COMP_CWORD
     fi
 
-    local commands="send peers stats watch status id doctor help"
+    # ControlCommandTests checks this list against ControlCommand (every command) plus help.
+    local commands="send peers stats status id watch doctor help"
     local global="--json --socket --help"
     local command="" socket_args=() i
     for ((i = 1; i < cword; i++)); do

@@ -3,7 +3,8 @@
 public struct ControlRequest: Codable, Equatable, Sendable {
     /// Echoed in the reply; may be absent.
     public var id: ControlRequestID?
-    /// `send`, `peers`, `stats`, `status`, `id` or `watch`.
+    /// One of `ControlCommand.served` (`send`, `peers`, `stats`, `status`, `id`, `watch`); any other
+    /// string gets `unknown_command`.
     public var command: String
     /// The chat text (`send`).
     public var text: String?
@@ -16,5 +17,10 @@ public struct ControlRequest: Codable, Equatable, Sendable {
         self.command = command
         self.text = text
         self.to = to
+    }
+
+    /// Creates a request for one of the commands meshnoded serves.
+    public init(_ command: ControlCommand, id: ControlRequestID? = nil, text: String? = nil, to: String? = nil) {
+        self.init(id: id, command: command.rawValue, text: text, to: to)
     }
 }

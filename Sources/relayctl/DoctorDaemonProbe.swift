@@ -21,7 +21,7 @@ enum DoctorDaemonProbe {
         }
         defer { client.close() }
         let line: [UInt8]
-        do { line = try client.requestLine(ControlRequest(id: nil, command: "status")) } catch { return .noReply(error.description) }
+        do { line = try client.requestLine(ControlRequest(.status)) } catch { return .noReply(error.description) }
         guard let reply = try? JSONDecoder().decode(DoctorStatusLine.self, from: Data(line)) else {
             return .noReply("the status reply is not the control protocol's JSON")
         }

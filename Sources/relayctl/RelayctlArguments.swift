@@ -1,9 +1,10 @@
+import ControlProtocol
 import MeshProtocol
 
 /// Parses relayctl's arguments: global `--json`, `--socket PATH`, `--help`, then a command.
 public enum RelayctlArguments {
-    /// The commands, in help order.
-    public static let commands = ["send", "peers", "stats", "watch", "status", "id", "doctor"]
+    /// relayctl's own word for help, `relayctl help [COMMAND]`; not a `ControlCommand`.
+    public static let helpCommand = "help"
 
     /// Parses the arguments after the program name; `RELAYCTL_SOCKET` sets the default socket.
     public static func parse(_ arguments: [String], environment: [String: String]) throws(RelayctlUsageError) -> RelayctlInvocation {
@@ -45,35 +46,35 @@ public enum RelayctlArguments {
             default: throw RelayctlUsageError("unknown option \(parts[0])", command: command)
             }
         }
-        if wantsHelp || command == "help" {
-            let topic = command == "help" ? words.first : command
+        if wantsHelp || command == helpCommand {
+            let topic = command == helpCommand ? words.first : command
             return RelayctlInvocation(command: .help(topic), socketPath: socket, json: json)
         }
-        guard let command else { throw RelayctlUsageError("missing command") }
-        guard commands.contains(command) else { throw RelayctlUsageError("unknown command '\(command)'") }
-        if command != "send", to != nil { throw RelayctlUsageError("--to only applies to send", command: command) }
-        if command != "doctor", config != nil { throw RelayctlUsageError("--config only applies to doctor", command: command) }
-        if command != "stats", exposition != nil {
-            throw RelayctlUsageError("--openmetrics and --prometheus only apply to stats", command: command)
+        guard let name = command else { throw RelayctlUsageError("missing command") }
+        guard let command = ControlCommand(rawValue: name) else { throw RelayctlUsageError("unknown command '\(name)'") }
+        if command != .send, to != nil { throw RelayctlUsageError("--to only applies to send", command: name) }
+        if command != .doctor, config != nil { throw RelayctlUsageError("--config only applies to doctor", command: name) }
+        if command != .stats, exposition != nil {
+            throw RelayctlUsageError("--openmetrics and --prometheus only apply to stats", command: name)
         }
-        if exposition != nil, json { throw RelayctlUsageError("--json and a metrics format exclude each other", command: command) }
+        if exposition != nil, json { throw RelayctlUsageError("--json and a metrics format exclude each other", command: name) }
         let parsed: RelayctlCommand
         switch command {
-        case "send":
-            guard !words.isEmpty else { throw RelayctlUsageError("send needs the message text", command: command) }
+        case .send:
+            guard !words.isEmpty else { throw RelayctlUsageError("send needs the message text", command: name) }
             if let to, NodeID(hex: to) == nil {
-                throw RelayctlUsageError("--to needs a 32-hex-digit node ID (see relayctl peers)", command: command)
+                throw RelayctlUsageError("--to needs a 32-hex-digit node ID (see relayctl peers)", command: name)
             }
             parsed = .send(text: words.joined(separator: " "), to: to?.lowercased())
-        case "peers": parsed = .peers
-        case "stats": parsed = exposition.map { .metrics($0) } ?? .stats
-        case "watch": parsed = .watch
-        case "status": parsed = .status
-        case "doctor": parsed = .doctor(config: config, socket: explicitSocket)
-        default: parsed = .id
+        case .peers: parsed = .peers
+        case .stats: parsed = exposition.map { .metrics($0) } ?? .stats
+        case .watch: parsed = .watch
+        case .status: parsed = .status
+        case .id: parsed = .id
+        case .doctor: parsed = .doctor(config: config, socket: explicitSocket)
         }
-        if command != "send", !words.isEmpty {
-            throw RelayctlUsageError("\(command) takes no arguments", command: command)
+        if command != .send, !words.isEmpty {
+            throw RelayctlUsageError("\(name) takes no arguments", command: name)
         }
         return RelayctlInvocation(command: parsed, socketPath: socket, json: json)
     }

@@ -1,13 +1,15 @@
+import ControlProtocol
+
 /// relayctl's help texts.
 public enum RelayctlHelp {
     /// The one-line usage of a command.
     public static func usage(_ command: String?) -> String {
-        switch command {
-        case "send": "usage: relayctl [--json] [--socket PATH] send [--to NODE_ID] TEXT..."
-        case "stats": "usage: relayctl [--json] [--socket PATH] stats [--openmetrics | --prometheus]"
-        case "doctor": "usage: relayctl [--json] [--socket PATH] doctor [--config PATH]"
-        case let name? where RelayctlArguments.commands.contains(name): "usage: relayctl [--json] [--socket PATH] \(name)"
-        default: "usage: relayctl [--json] [--socket PATH] COMMAND [ARGS]   (relayctl --help for more)"
+        let prefix = "usage: relayctl [--json] [--socket PATH] "
+        return switch command.flatMap(ControlCommand.init(rawValue:)) {
+        case .send?: prefix + "send [--to NODE_ID] TEXT..."
+        case .stats?: prefix + "stats [--openmetrics | --prometheus]"
+        case let known?: prefix + ([known.rawValue, known.arguments].filter { !$0.isEmpty }.joined(separator: " "))
+        case nil: prefix + "COMMAND [ARGS]   (relayctl --help for more)"
         }
     }
 
@@ -24,16 +26,16 @@ public enum RelayctlHelp {
         74 socket I/O error or timeout, 76 malformed reply; doctor: 75 a warning, 78 a failure.
         """
         let body: String
-        switch command {
-        case "send":
+        switch command.flatMap(ControlCommand.init(rawValue:)) {
+        case .send?:
             body = """
             Sends a chat message. Without --to it is broadcast to the whole mesh; with --to it is
             a direct message to one node (32 hex digits, as `relayctl peers` shows). All remaining
             words form the text (use -- before text that starts with '-'). Prints the message ID.
             """
-        case "peers":
+        case .peers?:
             body = "Lists direct neighbours with their links (role, address, MTU, RSSI) and the nodes\nknown further away with their hop counts."
-        case "stats":
+        case .stats?:
             body = """
             Shows uptime, memory (resident and peak) and every counter, by group.
 
@@ -44,13 +46,13 @@ public enum RelayctlHelp {
             Metric names: meshnode_GROUP_COUNTER_total for counters, meshnode_GROUP_COUNTER for
             gauges; the per-kind groups share meshnode_message_COUNTER_total{kind="KIND"}.
             """
-        case "watch":
+        case .watch?:
             body = "Streams events (messages, peers joining and leaving, links up and down) until\ninterrupted or until meshnoded closes the connection."
-        case "status":
+        case .status?:
             body = "Shows node ID, name, transport, state, uptime, neighbour and known-node counts, version."
-        case "id":
+        case .id?:
             body = "Shows this node's ID, short ID, fingerprint and public keys."
-        case "doctor":
+        case .doctor?:
             body = """
             Checks this machine's set-up, one line per check, each OK, SKIP, WARN or FAIL with what
             to do: bluetoothd and its version, the adapter (present, powered, both LE roles,
@@ -65,20 +67,17 @@ public enum RelayctlHelp {
                               control socket and group (default /etc/meshnoded/meshnoded.conf,
                               defaults when it does not exist)
             """
-        default:
-            body = """
-            Controls a running meshnoded through its control socket.
-
-            Commands:
-              send [--to NODE_ID] TEXT   send a broadcast or direct chat message
-              peers                      list neighbours and remote nodes
-              stats [--openmetrics]      show counters and memory use (or as metrics)
-              watch                      stream events
-              status                     show a summary
-              id                         show this node's identity
-              doctor [--config PATH]     check this machine's set-up (works without meshnoded)
-            """
+        case nil:
+            body = "Controls a running meshnoded through its control socket.\n\nCommands:\n" + commandList
         }
         return usage(command) + "\n\n" + body + "\n" + common + "\n"
+    }
+
+    /// The general help's command list, one line per `ControlCommand`: name, arguments, summary.
+    static var commandList: String {
+        ControlCommand.allCases.map { command in
+            let call = [command.rawValue, command.arguments].filter { !$0.isEmpty }.joined(separator: " ")
+            return "  " + call + String(repeating: " ", count: max(1, 27 - call.count)) + command.summary
+        }.joined(separator: "\n")
     }
 }

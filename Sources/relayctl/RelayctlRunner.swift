@@ -51,21 +51,21 @@ public struct RelayctlRunner: Sendable {
         let json = invocation.json
         switch invocation.command {
         case .send(let text, let to):
-            return try ask(client, ControlRequest(id: nil, command: "send", text: text, to: to), SendReport.self, json) {
+            return try ask(client, ControlRequest(.send, text: text, to: to), SendReport.self, json) {
                 if $0.heldFor > 0 {
                     err("relayctl: sent to \($0.sentTo) neighbour(s) now; held for \($0.heldFor) whose link is down, "
                         + "sent when it is back\n")
                 }
                 return $0.messageID + "\n"
             }
-        case .peers: return try ask(client, ControlRequest(id: nil, command: "peers"), PeersReport.self, json, formatter.peers)
-        case .stats: return try ask(client, ControlRequest(id: nil, command: "stats"), StatsReport.self, json, formatter.stats)
+        case .peers: return try ask(client, ControlRequest(.peers), PeersReport.self, json, formatter.peers)
+        case .stats: return try ask(client, ControlRequest(.stats), StatsReport.self, json, formatter.stats)
         case .metrics(let exposition):
-            return try ask(client, ControlRequest(id: nil, command: "stats"), StatsReport.self, false) {
+            return try ask(client, ControlRequest(.stats), StatsReport.self, false) {
                 MetricsFormatter.render($0, as: exposition)
             }
-        case .status: return try ask(client, ControlRequest(id: nil, command: "status"), StatusReport.self, json, formatter.status)
-        case .id: return try ask(client, ControlRequest(id: nil, command: "id"), IdentityReport.self, json, formatter.identity)
+        case .status: return try ask(client, ControlRequest(.status), StatusReport.self, json, formatter.status)
+        case .id: return try ask(client, ControlRequest(.id), IdentityReport.self, json, formatter.identity)
         case .watch: return try watch(client, json: json)
         case .help, .doctor: return .ok
         }
@@ -82,7 +82,7 @@ public struct RelayctlRunner: Sendable {
     }
 
     private func watch(_ client: ControlClient, json: Bool) throws(ControlClientError) -> RelayctlExitCode {
-        let reply = try client.request(ControlRequest(id: nil, command: "watch"), as: WatchReport.self)
+        let reply = try client.request(ControlRequest(.watch), as: WatchReport.self)
         guard reply.ok else { return refused(reply.error) }
         while let line = try client.nextLine(waitForever: true) {
             guard let event = try? ControlJSON.decode(ControlEventLine.self, from: line).event else {

@@ -1,3 +1,4 @@
+import ControlProtocol
 import Foundation
 import Testing
 @testable import MeshService
@@ -69,10 +70,10 @@ struct ManPageTests {
     func relayctlPageNamesEveryCommandAndOption() throws {
         let page = try Self.page("relayctl.1")
         let tags = Self.tags(page)
-        for command in RelayctlArguments.commands {
+        for command in ControlCommand.allCases.map(\.rawValue) {
             #expect(tags.contains { Self.names($0, command) }, "man/relayctl.1 has no entry for \(command)")
         }
-        let help = ([nil] + RelayctlArguments.commands).map { RelayctlHelp.text($0) }.joined(separator: "\n")
+        let help = ([nil] + ControlCommand.allCases.map { $0.rawValue as String? }).map { RelayctlHelp.text($0) }.joined(separator: "\n")
         let flags = Self.flags(in: help)
         #expect(flags.isSuperset(of: ["--json", "--socket", "--to", "--openmetrics", "--prometheus", "--help"]))
         for flag in flags {

@@ -50,7 +50,7 @@ struct RelayctlArgumentTests {
     }
 
     @Test func everyCommandHasHelp() {
-        for command in RelayctlArguments.commands {
+        for command in ControlCommand.allCases.map(\.rawValue) {
             #expect(RelayctlHelp.text(command).hasPrefix(RelayctlHelp.usage(command)))
         }
         #expect(RelayctlHelp.text(nil).contains("Exit codes: 0 ok, 64 usage, 65"))

@@ -16,8 +16,9 @@ struct ControlRequestHandler: Sendable {
     /// The node to ask.
     let node: any NodeControlling
 
-    /// The commands this server understands.
-    static let commands = ["send", "peers", "stats", "status", "id", "watch"]
+    /// The message of the `unknown_command` reply, naming the served commands.
+    static let unknownCommandMessage = "unknown command; expected one of "
+        + ControlCommand.served.map(\.rawValue).joined(separator: ", ")
 
     /// Handles one complete request line (without its newline).
     func handle(_ line: [UInt8]) -> Outcome {
@@ -29,19 +30,18 @@ struct ControlRequestHandler: Sendable {
             return failure(id, .badRequest, "request must be a JSON object with a string 'command'"
                            + " (and, for send, a string 'text' and a string or null 'to')")
         }
-        switch request.command {
-        case "send": return send(request)
-        case "peers": return success(request.id, node.peers())
-        case "stats": return success(request.id, node.stats())
-        case "status": return success(request.id, node.status())
-        case "id": return success(request.id, node.identity())
-        case "watch":
+        switch ControlCommand(rawValue: request.command) {
+        case .send?: return send(request)
+        case .peers?: return success(request.id, node.peers())
+        case .stats?: return success(request.id, node.stats())
+        case .status?: return success(request.id, node.status())
+        case .id?: return success(request.id, node.identity())
+        case .watch?:
             var outcome = success(request.id, WatchReport())
             outcome.startsWatch = true
             return outcome
-        default:
-            return failure(request.id, .unknownCommand,
-                           "unknown command; expected one of " + Self.commands.joined(separator: ", "))
+        case .doctor?, nil:
+            return failure(request.id, .unknownCommand, Self.unknownCommandMessage)
         }
     }
 
