@@ -1,9 +1,10 @@
+import ControlProtocol
 import MeshProtocol
 
 /// What relayctl was asked to do.
 public struct RelayctlInvocation: Equatable, Sendable {
-    /// The default control socket.
-    public static let defaultSocket = "/run/meshnoded/control.sock"
+    /// The default control socket, `ControlSocketDefaults.path`.
+    public static let defaultSocket = ControlSocketDefaults.path
     /// The command.
     public var command: RelayctlCommand
     /// The control socket path.

@@ -1,3 +1,4 @@
+import ControlProtocol
 import Testing
 import UDPTransport
 @testable import MeshService
@@ -126,7 +127,7 @@ struct ConfigFileTests {
 
     @Test func defaultsMatchTheDocumentedValues() {
         let config = DaemonConfig()
-        #expect(config.node.controlSocket == "/run/meshnoded/control.sock")
+        #expect(config.node.controlSocket == ControlSocketDefaults.path)
         #expect(config.udp.mtu == 185 && config.udp.loss == 0)
         #expect(config.relay.ttlMessage == 3 && config.relay.ttlJoin == 2)
         #expect(config.timers.departureGrace == .seconds(30) && config.timers.rekeyInterval == .seconds(3600))

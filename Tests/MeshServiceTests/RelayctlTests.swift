@@ -46,7 +46,7 @@ struct RelayctlArgumentTests {
         let environment = ["RELAYCTL_SOCKET": "/tmp/env.sock"]
         #expect(try RelayctlArguments.parse(["id"], environment: environment).socketPath == "/tmp/env.sock")
         #expect(try RelayctlArguments.parse(["id", "--socket", "/x"], environment: environment).socketPath == "/x")
-        #expect(try RelayctlArguments.parse(["id"], environment: [:]).socketPath == "/run/meshnoded/control.sock")
+        #expect(try RelayctlArguments.parse(["id"], environment: [:]).socketPath == ControlSocketDefaults.path)
     }
 
     @Test func everyCommandHasHelp() {

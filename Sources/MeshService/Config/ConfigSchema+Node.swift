@@ -34,7 +34,7 @@ extension ConfigSchema {
             render: { $0.node.runtimeDirectory }),
         ConfigOption(
             section: "node", key: "control_socket", alias: "control-socket", valueHint: "PATH",
-            summary: "control socket path; empty means RUNTIME_DIRECTORY/control.sock",
+            summary: "control socket path; empty means RUNTIME_DIRECTORY/" + ControlSocketDefaults.fileName,
             apply: { config, text throws(InvalidValue) in
                 config.node.controlSocketOverride = text.isEmpty
                     ? nil : try ConfigValue.absolutePath(text, maxBytes: UnixSocketAddress.maxPathBytes)

@@ -1,3 +1,5 @@
+import ControlProtocol
+
 /// `[node]` settings.
 public struct NodeSettings: Equatable, Sendable {
     /// The display name other nodes show (1...64 UTF-8 bytes).
@@ -7,7 +9,7 @@ public struct NodeSettings: Equatable, Sendable {
     /// Where the identity keys live (systemd `StateDirectory=`).
     public var stateDirectory = "/var/lib/meshnoded"
     /// Where the control socket lives (systemd `RuntimeDirectory=`).
-    public var runtimeDirectory = "/run/meshnoded"
+    public var runtimeDirectory = ControlSocketDefaults.directory
     /// The control socket path when set explicitly; nil means `runtimeDirectory/control.sock`.
     public var controlSocketOverride: String?
     /// The group that may use the control socket.
@@ -16,7 +18,7 @@ public struct NodeSettings: Equatable, Sendable {
     public var logLevel = LogLevel.info
 
     /// The control socket path in effect.
-    public var controlSocket: String { controlSocketOverride ?? runtimeDirectory + "/control.sock" }
+    public var controlSocket: String { controlSocketOverride ?? runtimeDirectory + "/" + ControlSocketDefaults.fileName }
 
     /// Creates the defaults.
     public init() {}
