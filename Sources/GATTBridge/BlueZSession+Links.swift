@@ -24,7 +24,7 @@ extension BlueZSession {
                 return
             }
             if peer != .unresolved, let changed = links.setPeer(device: path, peer) {
-                if let mtu = remoteCharacteristic(path)?.mtu { updateMTU(device: path, attMTU: mtu) }
+                readMTU(path)
                 peerResolved(changed)
             }
             if let rssi = device.rssi, let id = links.setRSSI(device: path, rssi) {
@@ -95,11 +95,9 @@ extension BlueZSession {
         }
         let remote = remoteCharacteristic(path)
         let peer = peerDatabase(path)
-        // Frames to a peer with the mesh service go out as our writes, so our client side's ATT MTU
-        // (the remote characteristic's MTU) is the one that counts; the MTU of the peer's own write
-        // can belong to a second connection it dialled at the same time (BLUEZ.md, "What is left").
-        let clientMTU: Int? = if case .messageCharacteristic = peer { remote?.mtu } else { nil }
-        let mtu = clientMTU ?? attMTU ?? remote?.mtu ?? 23
+        // A connection we saw start has the MTU seen on it (23 until an exchange); the mirror's `MTU`
+        // may be the previous connection's (BLUEZ.md, "ATT MTU per connection").
+        let mtu = connectionMTU.mtu(path, cached: remote?.mtu ?? attMTU)
         let role: LinkRole = ours ? .central : .peripheral
         guard let record = links.open(devicePath: path, address: address, role: role, attMTU: mtu, peer: peer) else {
             return links.link(forDevice: path)
@@ -113,7 +111,33 @@ extension BlueZSession {
         // the attempt: otherwise it would hold the one attempt slot until its deadline.
         if ours { finishAttempt() } else { refreshAdvertisement() }
         if peer != .unresolved { peerResolved(record) }
+        readMTU(path)
         return links.links[record.id]
+    }
+
+    /// An ATT MTU seen on the device's current connection (an exchange signal, a write's option, a
+    /// read of the property): raises the link's MTU. For a connection that started before we watched,
+    /// the value is taken as it is.
+    func mtuSeen(device: String, attMTU: Int) {
+        if connectionMTU.tracks(device) {
+            guard let mtu = connectionMTU.exchanged(device, mtu: attMTU) else { return }
+            updateMTU(device: device, attMTU: mtu)
+        } else {
+            updateMTU(device: device, attMTU: attMTU)
+        }
+    }
+
+    /// Reads the `MTU` property of the peer's message characteristic from bluetoothd: its getter
+    /// answers the MTU of the live connection, while the signal for it comes only with an exchange
+    /// that raised it, so a cached object keeps the previous connection's value in the mirror.
+    func readMTU(_ device: String) {
+        guard let characteristic = remoteCharacteristic(device)?.path, cache.device(device)?.connected == true else { return }
+        call(path: characteristic, interface: DBusObjectTree.properties, member: "Get",
+             [.string(BlueZ.characteristic), .string("MTU")]) { [self] result in
+            guard case .success(let args) = result, let mtu = try? args.at(0).uint16(),
+                  cache.device(device)?.connected == true else { return }
+            mtuSeen(device: device, attMTU: Int(mtu))
+        }
     }
 
     /// Records a new ATT MTU and tells the engine when the frame limit changed.

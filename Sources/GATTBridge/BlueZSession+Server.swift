@@ -112,14 +112,13 @@ extension BlueZSession {
             count { $0.badRequests += 1 }
             return .error(name: "org.bluez.Error.InvalidOffset", text: "frames are never split across writes")
         }
+        // The write's MTU is bluetoothd's MTU of the connection the peer wrote on: evidence for it.
+        if let mtu = options.mtu { mtuSeen(device: device, attMTU: mtu) }
         var link = links.link(forDevice: device)
         if link == nil {
             link = openLink(device: device, address: address, attMTU: options.mtu, wrote: true)
         }
         guard let link else { return .error(name: "org.bluez.Error.NotPermitted", text: "not accepted") }
-        // The write's MTU is that of the connection the peer wrote on; once our own client side's
-        // MTU is known (we write to this peer), that one decides the frame size instead.
-        if let mtu = options.mtu, remoteCharacteristic(device)?.mtu == nil { updateMTU(device: device, attMTU: mtu) }
         if links.setPeerWrites(device: device) {
             log(.debug, "\(link.id) peer writes to us; its notifications are ignored from now on")
         }

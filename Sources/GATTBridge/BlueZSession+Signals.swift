@@ -66,6 +66,7 @@ extension BlueZSession {
     }
 
     private func objectRemoved(_ path: String, interfaces: [String]) {
+        if interfaces.contains(BlueZ.device) { connectionMTU.disconnected(path) }
         if path == adapterPath, interfaces.contains(BlueZ.adapter) {
             count { $0.adapterRemoved += 1 }
             log(.warning, "adapter \(config.adapter) was removed; waiting for it to return")
@@ -103,14 +104,18 @@ extension BlueZSession {
             // Only an explicit Connected=false ends a link: the Connect reply and the Connected=true
             // signal may arrive in either order, so "not connected yet" is not a loss.
             let connected = try? changed["Connected"]?.bool()
+            if connected == true, !connectionMTU.connected(path) { log(.warning, "too many connections to track their ATT MTU") }
+            if connected == false { connectionMTU.disconnected(path) }
+            if (try? changed["ServicesResolved"]?.bool()) == true { readMTU(path) }
             // The advertisement goes off-air when a central connects and stays off after it leaves,
             // whether or not a link came of it: register it again on every change.
             if connected != nil { refreshAdvertisement() }
             deviceChanged(path, lostConnection: connected == false)
         case BlueZ.characteristic where path.hasPrefix(adapterPath + "/"):
-            guard let device = BlueZObjectCache.devicePath(containing: path),
-                  let link = links.link(forDevice: device) else { return }
-            if let mtu = try? changed["MTU"]?.uint16() { updateMTU(device: device, attMTU: Int(mtu)) }
+            guard let device = BlueZObjectCache.devicePath(containing: path) else { return }
+            // BlueZ emits the MTU of a characteristic when an exchange on the connection raised it.
+            if let mtu = try? changed["MTU"]?.uint16() { mtuSeen(device: device, attMTU: Int(mtu)) }
+            guard let link = links.link(forDevice: device) else { return }
             if let value = changed["Value"], path == link.remoteCharacteristic {
                 // A peer that writes to us sends nothing by notification: BlueZ 5.66 notifies every
                 // subscriber, so what we see is meant for a client of that peer without a GATT server.

@@ -24,6 +24,8 @@ final class BlueZSession {
         var resolvedAt: Double?
         /// The timer of the next look for the characteristic.
         var lookupTimer: UInt64?
+        /// The timer that ends the wait for `ServicesResolved` (``CharacteristicLookup/servicesWait``).
+        var servicesTimer: UInt64?
     }
 
     let config: BlueZConfiguration
@@ -38,6 +40,8 @@ final class BlueZSession {
     var connection: DBusConnection?
     /// The links; their list is published to ``shared`` whenever a link comes, goes or changes.
     var links = LinkBook()
+    /// The ATT MTU of each device's current connection, from evidence seen on it (``ConnectionMTU``).
+    var connectionMTU = ConnectionMTU()
     /// Whether any device subscribed to our message characteristic.
     var notifying = false
     var cache = BlueZObjectCache()
@@ -249,6 +253,7 @@ final class BlueZSession {
         holdUntil.removeAll()
         objectsLoaded = false
         resetAdapterState()
+        connectionMTU = ConnectionMTU()
         // NameOwnerChanged brings it back at once; look again now and then in case that is missed.
         armRecheck(.bluetoothd) { [self] in lookUpBluetoothd() }
     }
