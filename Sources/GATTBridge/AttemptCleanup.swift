@@ -27,8 +27,15 @@ public struct AttemptCleanup: Equatable, Sendable {
     /// The clean-up after an attempt failed in `stage`; `connected` is the device's `Connected` property
     /// now, `linked` whether the device has a link (either role), `failures` the consecutive failures
     /// counted so far including this one.
-    public static func after(stage: AttemptStage, connected: Bool, linked: Bool, failures: Int) -> AttemptCleanup {
-        guard !linked, !connected else { return .none }
+    ///
+    /// `servicesTimedOut`: the connection came up but its services did not resolve within
+    /// ``CharacteristicLookup/servicesWait``. Such a connection carries nothing for either side (a peer
+    /// using it would have resolved us and written, giving a link), so it is disconnected.
+    public static func after(stage: AttemptStage, connected: Bool, linked: Bool, failures: Int,
+                             servicesTimedOut: Bool = false) -> AttemptCleanup {
+        guard !linked else { return .none }
+        if servicesTimedOut, connected { return AttemptCleanup(disconnect: true, removeDevice: failures >= removeAfterFailures) }
+        guard !connected else { return .none }
         return AttemptCleanup(disconnect: stage == .connecting, removeDevice: failures >= removeAfterFailures)
     }
 

@@ -41,6 +41,10 @@ public struct BlueZConfiguration: Equatable, Sendable {
     /// The default profile characteristic UUID.
     public static let defaultProfileUUID = "8f2c0003-5e1a-4c7b-9d3e-6d657368ee01"
 
+    /// How long one central connection attempt may take in all: two connect timeouts and 2 s (32 s
+    /// by default); also how long a connection may stay up without becoming a link.
+    public var attemptBound: Double { connectTimeout * 2 + 2 }
+
     /// Creates a configuration with the project defaults.
     public init(adapter: String = "hci0", localName: String,
                 serviceUUID: String = BlueZConfiguration.defaultServiceUUID,

@@ -52,6 +52,8 @@ public struct BlueZCounters: Equatable, Sendable {
     public var badSignals = 0
     /// Connections that never became links within the setup bound and were dropped.
     public var staleConnectionsDropped = 0
+    /// Attempts given up because services did not resolve within the services wait (10 s).
+    public var servicesTimeouts = 0
     /// Device objects removed from bluetoothd after repeated failures, to clear its state.
     public var devicesRemoved = 0
     /// Failed attempts whose LE connection was left up because the peer may be using it.

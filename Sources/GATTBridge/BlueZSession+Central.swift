@@ -35,7 +35,7 @@ extension BlueZSession {
     func reapStaleConnections() {
         reaperTimer = nil
         guard adapterReady else { return }
-        let time = now(), bound = config.connectTimeout * 2 + 2
+        let time = now(), bound = config.attemptBound
         var seen: [String: Double] = [:]
         for device in cache.devices(under: adapterPath) where device.connected && connecting?.path != device.path {
             guard links.link(forDevice: device.path) == nil else { continue }
@@ -66,7 +66,7 @@ extension BlueZSession {
     }
 
     private func startAttempt(_ device: BlueZObjectCache.Device) {
-        let bound = config.connectTimeout * 2 + 2
+        let bound = config.attemptBound
         var attempt = Attempt(path: device.path, address: device.address, stage: .stoppingDiscovery,
                               deadline: now() + bound)
         attempt.timer = loop.after(bound) { [self] in
@@ -86,6 +86,14 @@ extension BlueZSession {
                 case .success, .failure(.remote("org.bluez.Error.AlreadyConnected", _)):
                     log(.info, "connected to \(device.address) in \(fixed(now() - started, 2)) s")
                     connecting?.stage = .resolving
+                    let until = CharacteristicLookup.servicesDeadline(connectedAt: now(), deadline: connecting?.deadline ?? now())
+                    connecting?.servicesTimer = loop.after(max(0.05, until - now())) { [self] in
+                        guard let attempt = connecting, attempt.path == device.path, attempt.stage == .resolving else { return }
+                        connecting?.servicesTimer = nil
+                        guard cache.device(device.path)?.servicesResolved != true else { return }
+                        count { $0.servicesTimeouts += 1 }
+                        attemptFailed("services not resolved \(fixed(until - started, 1)) s after connecting", servicesTimedOut: true)
+                    }
                     advanceAttempt()
                 case .failure(let error):
                     attemptFailed("Connect: \(error.summary)")
@@ -154,6 +162,7 @@ extension BlueZSession {
         guard let attempt = connecting else { return }
         loop.cancelTimer(attempt.timer)
         if let timer = attempt.lookupTimer { loop.cancelTimer(timer) }
+        if let timer = attempt.servicesTimer { loop.cancelTimer(timer) }
         connecting = nil
         backoff.recordSuccess(attempt.address)
         refreshAdvertisement()
@@ -162,11 +171,12 @@ extension BlueZSession {
 
     /// Ends the attempt in progress as a failure: cancel, back off, resume discovery. What is undone
     /// follows ``AttemptCleanup``: an LE connection that exists may carry the peer's link and is left up.
-    func attemptFailed(_ reason: String, disconnect: Bool = true) {
+    func attemptFailed(_ reason: String, disconnect: Bool = true, servicesTimedOut: Bool = false) {
         guard let attempt = connecting else { return }
         connecting = nil
         loop.cancelTimer(attempt.timer)
         if let timer = attempt.lookupTimer { loop.cancelTimer(timer) }
+        if let timer = attempt.servicesTimer { loop.cancelTimer(timer) }
         if attempt.call != 0 { connection?.cancel(attempt.call) }
         count { $0.connectFailures += 1 }
         let delay = backoff.recordFailure(attempt.address, now: now(), unit: Double.random(in: 0..<1))
@@ -174,7 +184,8 @@ extension BlueZSession {
         let linked = { [self] in links.link(forDevice: attempt.path) != nil }
         let connected = { [self] in cache.device(attempt.path)?.connected == true }
         let cleanup = AttemptCleanup.after(stage: attempt.stage, connected: connected(), linked: linked(),
-                                           failures: backoff.entries[attempt.address]?.failures ?? 0)
+                                           failures: backoff.entries[attempt.address]?.failures ?? 0,
+                                           servicesTimedOut: servicesTimedOut)
         if disconnect, !cleanup.disconnect, attempt.stage.pastConnect, connected() {
             count { $0.sharedConnectionsKept += 1 }
             log(.info, "leaving the connection to \(attempt.address) up: the peer may be using it")

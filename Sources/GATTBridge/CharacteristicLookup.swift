@@ -18,6 +18,17 @@ public enum CharacteristicLookup {
         case giveUp
     }
 
+    /// Longest wait for `ServicesResolved` after `Connect` answered, in seconds. Shorter than the whole
+    /// attempt (32 s by default): after an adapter reset the connection can be one the peer no
+    /// longer has, and waiting the whole attempt on it delays the retry that works (BLUEZ.md).
+    public static let servicesWait = 10.0
+
+    /// When the wait for `ServicesResolved` ends: ``servicesWait`` after Connect answered at
+    /// `connectedAt`, never after the attempt's `deadline`.
+    public static func servicesDeadline(connectedAt: Double, deadline: Double) -> Double {
+        min(connectedAt + servicesWait, deadline)
+    }
+
     /// Seconds between looks while waiting for the characteristic.
     public static let recheckInterval = 0.5
 

@@ -40,4 +40,13 @@ import Testing
     @Test func onlyStagesAfterConnectShareTheConnection() {
         #expect(AttemptStage.allCases.filter(\.pastConnect) == [.resolving, .subscribing])
     }
+
+    @Test(arguments: [1, 2, 3])
+    func aConnectionWhoseServicesNeverResolvedIsCut(failures: Int) {
+        #expect(AttemptCleanup.after(stage: .resolving, connected: true, linked: false, failures: failures,
+                                     servicesTimedOut: true)
+                == AttemptCleanup(disconnect: true, removeDevice: failures >= AttemptCleanup.removeAfterFailures))
+        #expect(AttemptCleanup.after(stage: .resolving, connected: true, linked: true, failures: failures,
+                                     servicesTimedOut: true) == .none)
+    }
 }

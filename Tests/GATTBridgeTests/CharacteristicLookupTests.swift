@@ -43,4 +43,16 @@ import Testing
         #expect(CharacteristicLookup.step(servicesResolved: true, characteristic: nil, resolvedAt: 7, now: 7,
                                           grace: 15, deadline: 32) == .recheck(at: 7.5))
     }
+
+    @Test(arguments: [(1.0, 33.0, 11.0), (2.0, 33.0, 12.0), (30.0, 33.0, 33.0)])
+    func theServicesWaitIsShorterThanTheAttempt(connectedAt: Double, deadline: Double, expected: Double) {
+        #expect(CharacteristicLookup.servicesDeadline(connectedAt: connectedAt, deadline: deadline) == expected)
+    }
+
+    @Test func theDefaultServicesWaitLeavesMostOfTheAttempt() {
+        let attempt = BlueZConfiguration(localName: "n").attemptBound
+        #expect(attempt == 32)
+        #expect(CharacteristicLookup.servicesWait == 10)
+        #expect(CharacteristicLookup.servicesWait < attempt / 3)
+    }
 }
