@@ -61,8 +61,8 @@ extension Doctor {
         }
     }
 
-    /// Bytes as `512 B`, `12.3 MiB`, `3.1 GiB`.
-    static func bytes(_ count: UInt64) -> String {
+    /// Bytes as `512 B`, `12.3 MiB`, `3.1 GiB` (also relayctl's sizes).
+    public static func bytes(_ count: UInt64) -> String {
         let units = ["B", "KiB", "MiB", "GiB", "TiB"]
         var value = Double(count)
         var unit = 0

@@ -1,4 +1,5 @@
 import ControlProtocol
+import Doctor
 import Glibc
 
 /// Renders control results as the text relayctl prints.
@@ -40,18 +41,7 @@ public struct ReportFormatter: Sendable {
     }
 
     /// `12.3 MiB`-style sizes.
-    public static func bytes(_ count: UInt64) -> String {
-        let units = ["B", "KiB", "MiB", "GiB"]
-        var value = Double(count)
-        var unit = 0
-        while value >= 1024, unit < units.count - 1 {
-            value /= 1024
-            unit += 1
-        }
-        if unit == 0 { return "\(count) B" }
-        let tenths = Int((value * 10).rounded())
-        return "\(tenths / 10).\(tenths % 10) \(units[unit])"
-    }
+    public static func bytes(_ count: UInt64) -> String { Doctor.bytes(count) }
 
     /// Neighbours, then remote nodes.
     public func peers(_ report: PeersReport) -> String {
