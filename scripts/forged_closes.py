@@ -33,7 +33,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from meshlab import Node, Watch, wait_neighbours  # noqa: E402
+from meshlab import Node, Watch, read_events, wait_neighbours  # noqa: E402
 
 ETH_P_ALL = 0x0003
 CLOSE, FRAME, KEEPALIVE, CHALLENGE, ANSWER = 5, 3, 4, 6, 7
@@ -154,21 +154,6 @@ def prober(node, until, probes):
         time.sleep(max(0, next_at - time.time()))
 
 
-def watch_events(path):
-    events = []
-    try:
-        with open(path, "rb") as f:
-            for raw in f:
-                try:
-                    line = json.loads(raw)
-                except ValueError:
-                    continue
-                events.append(line.get("event", line))
-    except FileNotFoundError:
-        pass
-    return events
-
-
 def challenge_counters(stats):
     t = (stats or {}).get("counters", {}).get("transport", {})
     return {k: v for k, v in t.items() if k.startswith("challenge") or k in ("links_down", "unknown_links")}
@@ -221,14 +206,14 @@ def run(args, direction, index, work):
         after = {n.name: challenge_counters(n.stats()) for n in (a, b)}
         for w in watches.values():
             w.stop()
-        downs = {n.name[-1]: [(round(e["time"] - start, 3), e.get("reason")) for e in watch_events(w.path)
+        downs = {n.name[-1]: [(round(e["time"] - start, 3), e.get("reason")) for e in read_events(w.path, None)
                               if e.get("type") == "link_down" and start <= e["time"] <= end + 0.5]
                  for n, w in watches.items() if n is not c}
-        arrivals = sorted(e["time"] for e in watch_events(watches[c].path)
+        arrivals = sorted(e["time"] for e in read_events(watches[c].path, None)
                           if e.get("type") == "message" and start <= e["time"] <= end)
         gaps = [y - x for x, y in zip([start] + arrivals, arrivals + [end])]
         in_flood = [mid for t, mid in probes if start <= t <= end - 0.3]
-        at_c = {e.get("messageID") for e in watch_events(watches[c].path) if e.get("type") == "message"}
+        at_c = {e.get("messageID") for e in read_events(watches[c].path, None) if e.get("type") == "message"}
         result.update({
             "forged_closes": sent, "forged_answers": sniffer.answers_forged, "link_downs": downs,
             "link_downs_total": sum(len(v) for v in downs.values()),
@@ -237,7 +222,7 @@ def run(args, direction, index, work):
             "longest_gap_s": round(max(gaps), 3) if gaps else None,
         })
         if event:
-            after_event = [e for e in watch_events(watches[a].path)
+            after_event = [e for e in read_events(watches[a].path, None)
                            if e.get("type") == "link_down" and e["time"] >= event["at"]]
             result["event"] = {"what": args.event, "at_s": round(event["at"] - start, 3),
                                "a_link_down_after_s": round(after_event[0]["time"] - event["at"], 3) if after_event else None,

@@ -126,8 +126,9 @@ class Watch:
         self.file.close()
 
 
-def read_events(path):
-    """Message events from a watch recording: list of dicts (messageID, time, from, hops, ...)."""
+def read_events(path, kind="message"):
+    """Events of type `kind` (every type when None) from a watch recording: list of dicts
+    (messageID, time, from, hops, ... for messages)."""
     events = []
     try:
         with open(path, "rb") as f:
@@ -137,7 +138,7 @@ def read_events(path):
                 except ValueError:
                     continue
                 event = line.get("event", line)
-                if event.get("type") == "message":
+                if kind is None or event.get("type") == kind:
                     events.append(event)
     except FileNotFoundError:
         pass
