@@ -30,6 +30,11 @@ public struct BlueZConfiguration: Equatable, Sendable {
     /// Whether to export the GATT application and advertise (a node). False makes a client that only
     /// dials nodes, subscribes to their message characteristic and receives every frame as a notification.
     public var gattServer: Bool
+    /// Client slot characteristics exported beside the message characteristic, one per client without a
+    /// GATT server served at once (0...16; 0 exports none). docs/BLUEZ.md, "Client slots".
+    public var clientSlots: Int
+    /// The UUID of slot 0; slot k's UUID adds k to its first group (``ClientSlots/uuid(base:slot:)``).
+    public var slotBaseUUID: String
     /// The bus to use instead of the system bus (a D-Bus address such as `unix:path=/run/x`), for
     /// tests on a private dbus-daemon; nil, the default, is the system bus.
     public var busAddress: String?
@@ -40,6 +45,11 @@ public struct BlueZConfiguration: Equatable, Sendable {
     public static let defaultMessageUUID = "8f2c0002-5e1a-4c7b-9d3e-6d657368ee01"
     /// The default profile characteristic UUID.
     public static let defaultProfileUUID = "8f2c0003-5e1a-4c7b-9d3e-6d657368ee01"
+    /// The default UUID of client slot 0 (slot k: `8f2c0100` + k in the first group).
+    public static let defaultSlotBaseUUID = "8f2c0100-5e1a-4c7b-9d3e-6d657368ee01"
+
+    /// The UUIDs of the client slot characteristics we export, slot 0 first.
+    public var slotUUIDs: [String] { (0..<clientSlots).compactMap { ClientSlots.uuid(base: slotBaseUUID, slot: $0) } }
 
     /// How long one central connection attempt may take in all: two connect timeouts and 2 s (32 s
     /// by default); also how long a connection may stay up without becoming a link.
@@ -53,7 +63,9 @@ public struct BlueZConfiguration: Equatable, Sendable {
                 allowAddresses: Set<String> = [], denyAddresses: Set<String> = [],
                 maxConnections: Int = 7, connectTimeout: Double = 15, callTimeout: Double = 10,
                 sendQueueLimit: Int = 32, powerOnAdapter: Bool = true,
-                reconnect: ReconnectPolicy = ReconnectPolicy(), gattServer: Bool = true) {
+                reconnect: ReconnectPolicy = ReconnectPolicy(), gattServer: Bool = true,
+                clientSlots: Int = ClientSlots.defaultCount,
+                slotBaseUUID: String = BlueZConfiguration.defaultSlotBaseUUID) {
         self.adapter = adapter
         self.localName = localName
         self.serviceUUID = serviceUUID
@@ -68,6 +80,8 @@ public struct BlueZConfiguration: Equatable, Sendable {
         self.powerOnAdapter = powerOnAdapter
         self.reconnect = reconnect
         self.gattServer = gattServer
+        self.clientSlots = clientSlots
+        self.slotBaseUUID = slotBaseUUID
     }
 
     /// A copy with UUIDs lowercased, or the first problem found.
@@ -77,15 +91,18 @@ public struct BlueZConfiguration: Equatable, Sendable {
             throw .badAdapter(adapter)
         }
         for (field, uuid) in [("serviceUUID", serviceUUID), ("messageCharacteristicUUID", messageCharacteristicUUID),
-                              ("profileCharacteristicUUID", profileCharacteristicUUID)] {
+                              ("profileCharacteristicUUID", profileCharacteristicUUID), ("slotBaseUUID", slotBaseUUID)] {
             guard BlueZUUID.isFull128(uuid) else { throw .badUUID(field: field, value: uuid) }
         }
         copy.serviceUUID = serviceUUID.lowercased()
         copy.messageCharacteristicUUID = messageCharacteristicUUID.lowercased()
         copy.profileCharacteristicUUID = profileCharacteristicUUID.lowercased()
-        guard Set([copy.serviceUUID, copy.messageCharacteristicUUID, copy.profileCharacteristicUUID]).count == 3 else {
-            throw .duplicateUUIDs
-        }
+        copy.slotBaseUUID = slotBaseUUID.lowercased()
+        guard (0...ClientSlots.maxCount).contains(clientSlots) else { throw .badLimit(field: "clientSlots", value: clientSlots) }
+        let slots = copy.slotUUIDs
+        guard slots.count == clientSlots else { throw .badUUID(field: "slotBaseUUID", value: slotBaseUUID) }
+        let all = [copy.serviceUUID, copy.messageCharacteristicUUID, copy.profileCharacteristicUUID] + slots
+        guard Set(all).count == all.count else { throw .duplicateUUIDs }
         let budget = AdvertisementBudget(serviceUUIDs: [copy.serviceUUID], localName: localName)
         guard !localName.isEmpty, localName.unicodeScalars.allSatisfy({ $0.isASCII && $0.value >= 0x20 }) else {
             throw .badLocalName(localName)
@@ -109,7 +126,7 @@ public enum BlueZConfigurationError: Error, Equatable, Sendable {
     case badAdapter(String)
     /// A UUID is not a full 128-bit UUID string.
     case badUUID(field: String, value: String)
-    /// Two of the three UUIDs are equal.
+    /// Two of the UUIDs (service, characteristics, client slots) are equal.
     case duplicateUUIDs
     /// The local name is empty or not printable ASCII.
     case badLocalName(String)

@@ -14,6 +14,14 @@ public struct BlueZCounters: Equatable, Sendable {
     public var notificationsIgnored = 0
     /// Clients without a GATT server refused because another one held the notification route.
     public var notifyClientsRefused = 0
+    /// Client slots claimed (a write to a free slot characteristic; docs/BLUEZ.md, "Client slots").
+    public var clientSlotClaims = 0
+    /// Writes to a slot characteristic refused: another device holds the slot, or the writer holds another.
+    public var clientSlotsRefused = 0
+    /// Of those refusals, the ones made while every slot was held.
+    public var clientSlotsExhausted = 0
+    /// Claims dropped because the claiming device sent no frame within 15 s.
+    public var clientSlotClaimsExpired = 0
     /// Writes that BlueZ answered with an error or that timed out.
     public var writesFailed = 0
     /// Accepted frames still queued when their link went down (never sent).

@@ -140,21 +140,7 @@ extension BlueZSession {
             log(.info, "\(attempt.address): our characteristic appeared \(fixed(time - resolvedAt, 2)) s after ServicesResolved")
         }
         connecting?.stage = .subscribing
-        connecting?.call = call(path: characteristic.path, interface: BlueZ.characteristic,
-                                member: "StartNotify") { [self] result in
-            guard connecting?.path == attempt.path else { return }
-            switch result {
-            case .success, .failure(.remote("org.bluez.Error.InProgress", _)):
-                if openLink(device: attempt.path, address: attempt.address, attMTU: characteristic.mtu,
-                            wrote: false) != nil {
-                    finishAttempt()
-                } else {
-                    attemptFailed("link refused")
-                }
-            case .failure(let error):
-                attemptFailed("StartNotify: \(error.summary)")
-            }
-        }
+        subscribe(attempt, message: characteristic)
     }
 
     /// Ends the attempt in progress as a success.

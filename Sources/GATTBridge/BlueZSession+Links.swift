@@ -11,6 +11,9 @@ extension BlueZSession {
     /// that only dials and subscribes) therefore gets its link at its first write, after it subscribed.
     func deviceChanged(_ path: String, lostConnection: Bool) {
         guard let device = cache.device(path) else { return }
+        if lostConnection, let slot = slots.release(device: path) {
+            log(.info, "client slot \(slot) free: \(device.address) disconnected")
+        }
         if let link = links.link(forDevice: path) {
             guard !lostConnection else {
                 closeLink(link.id, reason: "disconnected", disconnectDevice: false)
@@ -59,7 +62,7 @@ extension BlueZSession {
     /// (BlueZ 5.66 would show it the first one's notifications), otherwise send what waited.
     func peerResolved(_ link: LinkRecord) {
         let notifying = notifying
-        guard let route = links.route(of: link.id, subscribed: notifying) else { return }
+        guard let route = links.route(of: link.id, subscribed: notifying, slots: slots.byDevice, slotsSubscribed: slotsNotifying) else { return }
         log(.info, "\(link.id) peer database: " + {
             switch link.peer {
             case .messageCharacteristic: return "mesh service, frames are written"
@@ -152,6 +155,7 @@ extension BlueZSession {
     /// Closes one link, optionally disconnecting the device, and reports it down.
     func closeLink(_ id: LinkID, reason: String, disconnectDevice: Bool) {
         guard let record = links.close(id) else { return }
+        if let slot = slots.release(device: record.devicePath) { log(.info, "client slot \(slot) free: its link closed") }
         count { $0.linksDown += 1 }
         publishLinks()
         log(.info, "\(id) down: \(record.address) (\(reason))")
@@ -171,6 +175,7 @@ extension BlueZSession {
     /// Closes every link on the adapter (power off, removal, bluetoothd gone).
     func dropLinks(under prefix: String, reason: String) {
         let closed = links.closeAll(under: prefix)
+        slots.releaseAll(under: prefix)
         guard !closed.isEmpty else { return }
         count { $0.linksDown += closed.count }
         publishLinks()
@@ -225,7 +230,8 @@ extension BlueZSession {
     /// frame is longer than the link's limit, the link's queue is full, there is no route) is counted in
     /// ``BlueZCounters/refused`` and the frame dropped; a link that went has already reported `.linkDown`.
     func send(_ frame: [UInt8], on id: LinkID) {
-        let decision = links.decide(size: frame.count, on: id, queueLimit: config.sendQueueLimit, notifying: notifying)
+        let decision = links.decide(size: frame.count, on: id, queueLimit: config.sendQueueLimit, notifying: notifying,
+                                    slots: slots.byDevice, slotsSubscribed: slotsNotifying)
         if case .refuse(_, let reason) = decision {
             count { $0.refuse(reason) }
             return
@@ -258,12 +264,13 @@ extension BlueZSession {
     func releaseHeld(_ id: LinkID) {
         guard var waiting = heldFrames[id], !waiting.isEmpty else { return }
         let notifying = notifying
-        guard let route = links.route(of: id, subscribed: notifying) else { return }
+        guard let route = links.route(of: id, subscribed: notifying, slots: slots.byDevice, slotsSubscribed: slotsNotifying) else { return }
         let decision: SendDecision
         switch route.decision {
         case .wait: return
         case .write(let path): decision = .write(characteristic: path)
         case .notify: decision = .notify
+        case .notifySlot(let slot): decision = .notifySlot(slot)
         case .refuse(let reason): decision = .refuse(.full, reason)
         }
         heldFrames[id] = nil
@@ -284,6 +291,12 @@ extension BlueZSession {
         case .notify:
             emit(path: gatt.messagePath, interface: DBusObjectTree.properties, member: "PropertiesChanged",
                  gatt.notification(frame))
+            links.finished(on: id)
+            count { $0.notificationsSent += 1 }
+        case .notifySlot(let slot):
+            // Only this slot's subscriber (the device that claimed it) receives it: docs/BLUEZ.md, "Client slots".
+            emit(path: gatt.slotPaths[slot], interface: DBusObjectTree.properties, member: "PropertiesChanged",
+                 gatt.notification(frame, slot: slot))
             links.finished(on: id)
             count { $0.notificationsSent += 1 }
         case .refuse(_, let reason):

@@ -79,6 +79,16 @@ extension BlueZSession {
             log(.debug, on ? "a peer subscribed to our message characteristic" : "no subscriber left")
             if on { loop.later { [self] in releaseAllHeld() } }
             return .reply([])
+        case .slotWrite(let slot, let bytes, let options):
+            return slotWrite(slot, bytes, options)
+        case .slotNotify(let slot, let on):
+            if on { slotsNotifying.insert(slot) } else { slotsNotifying.remove(slot) }
+            if let changed = gatt.setNotifying(on, slot: slot) {
+                emit(path: gatt.slotPaths[slot], interface: DBusObjectTree.properties, member: "PropertiesChanged", changed)
+            }
+            log(.debug, on ? "a peer subscribed to client slot \(slot)" : "client slot \(slot) has no subscriber left")
+            if on { loop.later { [self] in releaseAllHeld() } }
+            return .reply([])
         case .readMessage:
             return .reply([.bytes([])])
         case .readProfile(let options):
@@ -101,6 +111,38 @@ extension BlueZSession {
         }
     }
 
+    /// A peer wrote to a client slot's characteristic: claim the slot (the device that wrote first holds
+    /// it), refuse it when another device holds it, and deliver a non-empty value as a frame.
+    private func slotWrite(_ slot: Int, _ bytes: [UInt8], _ options: GATTOptions) -> DBusCallOutcome {
+        guard let device = options.device, device.hasPrefix(adapterPath + "/") else {
+            count { $0.badRequests += 1 }
+            return .error(name: "org.bluez.Error.InvalidArguments", text: "write without a device")
+        }
+        let (claim, expired) = slots.claim(slot: slot, device: device, now: now())
+        if expired > 0 { count { $0.clientSlotClaimsExpired += expired } }
+        switch claim {
+        case .granted:
+            count { $0.clientSlotClaims += 1 }
+            log(.info, "client slot \(slot) claimed by \(cache.device(device)?.address ?? device)")
+            if links.link(forDevice: device) != nil { slots.linked(device: device) }
+        case .held:
+            break
+        case .taken(let exhausted):
+            count { $0.clientSlotsRefused += 1; if exhausted { $0.clientSlotsExhausted += 1 } }
+            return .error(name: "org.bluez.Error.NotPermitted", text: exhausted ? "every client slot is taken" : "slot taken")
+        case .holdsAnother(let other):
+            count { $0.clientSlotsRefused += 1 }
+            return .error(name: "org.bluez.Error.NotPermitted", text: "this device holds slot \(other)")
+        case .noSuchSlot:
+            count { $0.badRequests += 1 }
+            return .error(name: "org.bluez.Error.NotSupported", text: "no slot \(slot)")
+        }
+        guard !bytes.isEmpty else { return .reply([]) }
+        let outcome = incomingWrite(bytes, options)
+        if links.link(forDevice: device) != nil { slots.linked(device: device) }
+        return outcome
+    }
+
     /// A peer wrote a frame to our message characteristic: deliver it on that device's link.
     private func incomingWrite(_ bytes: [UInt8], _ options: GATTOptions) -> DBusCallOutcome {
         guard let device = options.device, device.hasPrefix(adapterPath + "/"),
@@ -117,6 +159,7 @@ extension BlueZSession {
         var link = links.link(forDevice: device)
         if link == nil {
             link = openLink(device: device, address: address, attMTU: options.mtu, wrote: true)
+            if link != nil { slots.linked(device: device) }
         }
         guard let link else { return .error(name: "org.bluez.Error.NotPermitted", text: "not accepted") }
         if links.setPeerWrites(device: device) {

@@ -116,7 +116,7 @@ extension BlueZSession {
             // BlueZ emits the MTU of a characteristic when an exchange on the connection raised it.
             if let mtu = try? changed["MTU"]?.uint16() { mtuSeen(device: device, attMTU: Int(mtu)) }
             guard let link = links.link(forDevice: device) else { return }
-            if let value = changed["Value"], path == link.remoteCharacteristic {
+            if let value = changed["Value"], path == (link.remoteSlot ?? link.remoteCharacteristic) {
                 // A peer that writes to us sends nothing by notification: BlueZ 5.66 notifies every
                 // subscriber, so what we see is meant for a client of that peer without a GATT server.
                 guard !link.peerWrites else {

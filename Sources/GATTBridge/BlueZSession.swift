@@ -44,6 +44,10 @@ final class BlueZSession {
     var connectionMTU = ConnectionMTU()
     /// Whether any device subscribed to our message characteristic.
     var notifying = false
+    /// Which client without a GATT server holds which slot characteristic (docs/BLUEZ.md, "Client slots").
+    var slots: ClientSlots
+    /// Slots whose characteristic has a subscriber (BlueZ's StartNotify; it never says who).
+    var slotsNotifying: Set<Int> = []
     var cache = BlueZObjectCache()
     var bluezOwner: String?
     /// Bumped whenever bluetoothd or the bus goes away, so late replies from before are ignored.
@@ -91,6 +95,7 @@ final class BlueZSession {
         filter = AddressFilter(allow: configuration.allowAddresses, deny: configuration.denyAddresses)
         adapterPath = "/org/bluez/" + configuration.adapter
         gatt = try GATTApplication(configuration: configuration)
+        slots = ClientSlots(count: configuration.gattServer ? configuration.clientSlots : 0)
         backoff = BackoffSchedule(policy: configuration.reconnect)
         retries = BackoffSchedule(policy: ReconnectPolicy(initialDelay: 1, maxDelay: 10, penaltyAfterFailures: 1000),
                                   capacity: 8)

@@ -1,5 +1,6 @@
 import DBusKit
-/// The objects we export to bluetoothd: a GATT application (one service, two characteristics)
+/// The objects we export to bluetoothd: a GATT application (one service, the message and profile
+/// characteristics and one characteristic per client slot)
 /// and an LE advertisement. A pure value; see docs/BLUEZ.md for the layout.
 public struct GATTApplication: Equatable, Sendable {
     /// The application tree, registered with GattManager1.RegisterApplication.
@@ -14,6 +15,8 @@ public struct GATTApplication: Equatable, Sendable {
     public let messagePath: String
     /// The profile characteristic object.
     public let profilePath: String
+    /// The client slot characteristic objects, slot 0 first (`char2`, `char3`, …).
+    public let slotPaths: [String]
     /// `/org/meshnode/<adapter>/adv`.
     public let advertisementPath: String
 
@@ -21,9 +24,12 @@ public struct GATTApplication: Equatable, Sendable {
     public init(configuration: BlueZConfiguration) throws(DBusError) {
         let base = "/org/meshnode/" + configuration.adapter
         appPath = base + "/app"
-        servicePath = appPath + "/service0"
-        messagePath = servicePath + "/char0"
-        profilePath = servicePath + "/char1"
+        let service = appPath + "/service0"
+        servicePath = service
+        messagePath = service + "/char0"
+        profilePath = service + "/char1"
+        let slotUUIDs = configuration.slotUUIDs
+        slotPaths = slotUUIDs.indices.map { service + "/char\($0 + 2)" }
         advertisementPath = base + "/adv"
         let options = DBusArgumentSpec("options", "a{sv}")
         let characteristicMethods = [
@@ -46,6 +52,13 @@ public struct GATTApplication: Equatable, Sendable {
                 "UUID": .string(configuration.profileCharacteristicUUID), "Service": .objectPath(servicePath),
                 "Flags": .stringArray(["read"]),
             ])])
+        for (path, uuid) in zip(slotPaths, slotUUIDs) {
+            try app.add(path: path, interfaces: [DBusInterfaceSpec(BlueZ.characteristic, methods: characteristicMethods,
+                properties: [
+                    "UUID": .string(uuid), "Service": .objectPath(servicePath),
+                    "Flags": .stringArray(["write", "notify"]), "Value": .bytes([]), "Notifying": .boolean(false),
+                ])])
+        }
         advertisement = DBusObjectTree(root: advertisementPath)
         try advertisement.add(path: advertisementPath, interfaces: [DBusInterfaceSpec(BlueZ.advertisement,
             methods: [DBusMethodSpec("Release")],
@@ -60,6 +73,20 @@ public struct GATTApplication: Equatable, Sendable {
     /// Sets the message characteristic's Notifying property; returns PropertiesChanged arguments when it changed.
     public mutating func setNotifying(_ on: Bool) -> [DBusValue]? {
         app.update(path: messagePath, interface: BlueZ.characteristic, property: "Notifying", to: .boolean(on))
+    }
+
+    /// Sets a client slot characteristic's Notifying property; returns PropertiesChanged arguments when it changed.
+    public mutating func setNotifying(_ on: Bool, slot: Int) -> [DBusValue]? {
+        guard slotPaths.indices.contains(slot) else { return nil }
+        return app.update(path: slotPaths[slot], interface: BlueZ.characteristic, property: "Notifying", to: .boolean(on))
+    }
+
+    /// The PropertiesChanged arguments that notify `frame` on a client slot's characteristic.
+    public mutating func notification(_ frame: [UInt8], slot: Int) -> [DBusValue] {
+        if slotPaths.indices.contains(slot) {
+            _ = app.update(path: slotPaths[slot], interface: BlueZ.characteristic, property: "Value", to: .bytes(frame))
+        }
+        return [.string(BlueZ.characteristic), .propertyMap(["Value": .bytes(frame)]), .stringArray([])]
     }
 
     /// Whether a peer subscribed to the message characteristic.
@@ -77,6 +104,9 @@ public struct GATTApplication: Equatable, Sendable {
     public func request(path: String, interface: String?, member: String,
                         arguments: DBusArguments) -> Result<GATTRequest, DBusError>? {
         let characteristic = interface == nil || interface == BlueZ.characteristic
+        if characteristic, let slot = slotPaths.firstIndex(of: path) {
+            return slotRequest(slot, member: member, arguments: arguments)
+        }
         switch (path, member) {
         case (messagePath, "WriteValue") where characteristic:
             return Result { () throws(DBusError) -> GATTRequest in
@@ -98,6 +128,27 @@ public struct GATTApplication: Equatable, Sendable {
             return .success(.releaseAdvertisement)
         default:
             return nil
+        }
+    }
+}
+
+extension GATTApplication {
+    /// Parses a call on a client slot characteristic.
+    func slotRequest(_ slot: Int, member: String, arguments: DBusArguments) -> Result<GATTRequest, DBusError>? {
+        switch member {
+        case "WriteValue":
+            return Result { () throws(DBusError) -> GATTRequest in
+                let bytes = try arguments.at(0).bytes()
+                let options = try GATTOptions(try arguments.at(1))
+                guard bytes.count <= GATTRequest.maxValueLength else {
+                    throw .limitExceeded("write of \(bytes.count) bytes")
+                }
+                return .slotWrite(slot, bytes, options)
+            }
+        case "StartNotify": return .success(.slotNotify(slot, true))
+        case "StopNotify": return .success(.slotNotify(slot, false))
+        case "ReadValue": return .success(.readMessage)
+        default: return nil
         }
     }
 }
@@ -133,6 +184,10 @@ public enum GATTRequest: Equatable, Sendable {
     public static let maxValueLength = 512
     /// A peer wrote a frame to the message characteristic.
     case write([UInt8], GATTOptions)
+    /// A peer wrote to a client slot's characteristic: a claim (empty) or a frame (``ClientSlots``).
+    case slotWrite(Int, [UInt8], GATTOptions)
+    /// The first peer subscribed to a client slot's characteristic (true), or the last one left (false).
+    case slotNotify(Int, Bool)
     /// A peer subscribed to the message characteristic.
     case startNotify
     /// A peer unsubscribed.

@@ -18,6 +18,9 @@ public struct LinkRecord: Equatable, Sendable {
     public var rssi: Int?
     /// Frames handed to BlueZ and not yet acknowledged.
     public var inFlight: Int
+    /// The peer's client slot characteristic we subscribed to (we dialled a node without hosting a GATT
+    /// server and claimed a slot); its notifications are this link's frames. nil: the message characteristic.
+    public var remoteSlot: String?
     /// Whether the peer has written a frame to our characteristic on this link. A peer that writes to
     /// us never sends by notification, so its notifications are for another subscriber and are ignored.
     public var peerWrites = false
@@ -41,6 +44,8 @@ public enum SendDecision: Equatable, Sendable {
     case write(characteristic: String)
     /// Notify it through our own characteristic (reaches every subscriber; see ``SendRoute``).
     case notify
+    /// Notify it through the client slot characteristic the peer holds (``ClientSlots``).
+    case notifySlot(Int)
     /// Keep it until the link's route is known (the peer's database is not resolved, or nobody subscribed).
     case hold
     /// Refuse it with this outcome and reason.
@@ -125,13 +130,17 @@ public struct LinkBook: Equatable, Sendable {
         return record
     }
 
-    /// The send rule for a link now; nil when the link does not exist.
-    public func route(of id: LinkID, subscribed: Bool) -> SendRoute? {
+    /// The send rule for a link now; nil when the link does not exist. `slots`: client slots by device
+    /// (``ClientSlots/byDevice``); `slotsSubscribed`: slots whose characteristic has a subscriber.
+    public func route(of id: LinkID, subscribed: Bool, slots: [String: Int] = [:],
+                      slotsSubscribed: Set<Int> = []) -> SendRoute? {
         guard let record = links[id] else { return nil }
         let older = links.values.filter {
-            $0.id < id && $0.role == .peripheral && $0.peer == .noMeshService
+            $0.id < id && $0.role == .peripheral && $0.peer == .noMeshService && slots[$0.devicePath] == nil
         }.count
-        return SendRoute(role: record.role, peer: record.peer, subscribed: subscribed, olderNotifyClients: older)
+        let slot = slots[record.devicePath]
+        return SendRoute(role: record.role, peer: record.peer, subscribed: subscribed, olderNotifyClients: older,
+                         slot: slot, slotSubscribed: slot.map(slotsSubscribed.contains) ?? false)
     }
 
     /// Records that the peer wrote a frame to us; returns true the first time.
@@ -139,6 +148,12 @@ public struct LinkBook: Equatable, Sendable {
         guard let id = byDevice[path], links[id]?.peerWrites == false else { return false }
         links[id]?.peerWrites = true
         return true
+    }
+
+    /// Records the peer's slot characteristic we subscribed to (see ``LinkRecord/remoteSlot``).
+    public mutating func setRemoteSlot(device path: String, _ characteristic: String?) {
+        guard let id = byDevice[path] else { return }
+        links[id]?.remoteSlot = characteristic
     }
 
     /// Records a signal strength; returns true when it changed.
@@ -149,9 +164,12 @@ public struct LinkBook: Equatable, Sendable {
     }
 
     /// Decides how to carry a frame of `size` bytes; on `.write`, `.notify` and `.hold` the frame is counted
-    /// in flight. `notifying`: whether any device subscribed to our message characteristic.
-    public mutating func decide(size: Int, on id: LinkID, queueLimit: Int, notifying: Bool) -> SendDecision {
-        guard let record = links[id], let route = route(of: id, subscribed: notifying) else {
+    /// in flight. `notifying`: whether any device subscribed to our message characteristic; `slots` and
+    /// `slotsSubscribed` as in ``route(of:subscribed:slots:slotsSubscribed:)``.
+    public mutating func decide(size: Int, on id: LinkID, queueLimit: Int, notifying: Bool,
+                                slots: [String: Int] = [:], slotsSubscribed: Set<Int> = []) -> SendDecision {
+        guard let record = links[id],
+              let route = route(of: id, subscribed: notifying, slots: slots, slotsSubscribed: slotsSubscribed) else {
             return .refuse(.gone, .noLink)
         }
         guard size <= record.maxFrame else { return .refuse(.full, .oversized) }
@@ -160,6 +178,7 @@ public struct LinkBook: Equatable, Sendable {
         switch route.decision {
         case .write(let path): decision = .write(characteristic: path)
         case .notify: decision = .notify
+        case .notifySlot(let slot): decision = .notifySlot(slot)
         case .wait: decision = .hold
         case .refuse(let reason): return .refuse(.full, reason)
         }

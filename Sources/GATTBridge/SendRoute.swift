@@ -16,6 +16,8 @@ public enum RouteDecision: Equatable, Sendable {
     case write(characteristic: String)
     /// Notify it through our own message characteristic.
     case notify
+    /// Notify it through the client slot characteristic the peer claimed (``ClientSlots``).
+    case notifySlot(Int)
     /// Keep it until the route is known (peer's database not resolved, or nobody subscribed yet).
     case wait
     /// It cannot travel on this link.
@@ -31,7 +33,9 @@ public enum RouteDecision: Equatable, Sendable {
 /// but until 5.76 each socket still reached every subscriber). So:
 ///
 /// - a peer that hosts the mesh service is always **written** to, in either role (unicast);
-/// - a peer that dialled us and hosts no mesh service gets **notifications**, but only one such peer
+/// - a peer that dialled us, hosts no mesh service and claimed a client slot (``ClientSlots``) gets
+///   **notifications on its slot's characteristic**, once a device subscribed to that slot;
+/// - a peer that dialled us and hosts no mesh service and holds no slot gets **notifications**, but only one such peer
 ///   at a time: every subscriber receives every notification, and a second such client would receive
 ///   the first one's key exchanges. Nodes (which host the service) also subscribe when they dial, and
 ///   ignore notifications; a second client without a service is refused;
@@ -43,15 +47,23 @@ public struct SendRoute: Equatable, Sendable {
     public var peer: PeerDatabase
     /// Whether any device has enabled notifications on our message characteristic (BlueZ says no more).
     public var subscribed: Bool
-    /// Older peripheral links whose peer also hosts no mesh service (they hold the notification route).
+    /// Older peripheral links whose peer also hosts no mesh service and holds no slot (they hold the
+    /// notification route of the message characteristic).
     public var olderNotifyClients: Int
+    /// The client slot the peer holds, if any.
+    public var slot: Int?
+    /// Whether any device has enabled notifications on that slot's characteristic.
+    public var slotSubscribed: Bool
 
     /// Creates the facts for one link.
-    public init(role: LinkRole, peer: PeerDatabase, subscribed: Bool, olderNotifyClients: Int) {
+    public init(role: LinkRole, peer: PeerDatabase, subscribed: Bool, olderNotifyClients: Int,
+                slot: Int? = nil, slotSubscribed: Bool = false) {
         self.role = role
         self.peer = peer
         self.subscribed = subscribed
         self.olderNotifyClients = olderNotifyClients
+        self.slot = slot
+        self.slotSubscribed = slotSubscribed
     }
 
     /// How a frame travels on this link now.
@@ -63,6 +75,7 @@ public struct SendRoute: Equatable, Sendable {
             return .wait
         case .noMeshService:
             guard role == .peripheral else { return .refuse(.noRoute) }
+            if let slot { return slotSubscribed ? .notifySlot(slot) : .wait }
             guard olderNotifyClients == 0 else { return .refuse(.notifyTaken) }
             return subscribed ? .notify : .wait
         }

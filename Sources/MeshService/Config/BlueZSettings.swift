@@ -16,6 +16,9 @@ public struct BlueZSettings: Equatable, Sendable {
     /// Whether to host the mesh GATT service and advertise (a node). `false` makes a client that
     /// only dials nodes, subscribes, and receives every frame as a notification (docs/BLUEZ.md).
     public var gattServer = true
+    /// Client slot characteristics exported: how many clients without a GATT server are served at
+    /// once (docs/BLUEZ.md, "Client slots"); 0 exports none.
+    public var clientSlots = ClientSlots.defaultCount
 
     /// Creates the defaults.
     public init() {}

@@ -1,3 +1,4 @@
+import GATTBridge
 import MeshLink
 import UDPTransport
 extension ConfigSchema {
@@ -111,6 +112,13 @@ extension ConfigSchema {
             summary: "host the mesh GATT service and advertise; no = a client that only dials and gets notifications",
             apply: { config, text throws(InvalidValue) in config.bluez.gattServer = try ConfigValue.bool(text) },
             render: { String($0.bluez.gattServer) }),
+        ConfigOption(
+            section: "bluez", key: "client_slots", alias: "client-slots", valueHint: "COUNT",
+            summary: "clients without a GATT server served at once, one notify characteristic each (0 to 16)",
+            apply: { config, text throws(InvalidValue) in
+                config.bluez.clientSlots = try ConfigValue.integer(text, in: 0...ClientSlots.maxCount)
+            },
+            render: { String($0.bluez.clientSlots) }),
     ]
 
     private static func uuid(_ text: String) throws(InvalidValue) -> String {

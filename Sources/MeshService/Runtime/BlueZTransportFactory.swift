@@ -16,7 +16,7 @@ enum BlueZTransportFactory {
         let configuration = BlueZConfiguration(
             adapter: config.bluez.adapter, localName: identity.shortID, serviceUUID: config.bluez.serviceUUID,
             allowAddresses: addressAllow, denyAddresses: addressDeny, maxConnections: config.bluez.maxConnections,
-            gattServer: config.bluez.gattServer)
+            gattServer: config.bluez.gattServer, clientSlots: config.bluez.clientSlots)
         let transport = try BlueZTransport(configuration: configuration) { event in
             let fields = LogFields(reason: "bluez")
             switch event.level {
