@@ -2,7 +2,8 @@
 # Scenario for scripts/blelab-run: a client without a GATT server (meshnoded --gatt-server false, as a
 # phone app that only dials and subscribes, or Web Bluetooth) in a line P-B-C made by deny lists
 # (P and C deny each other's address). P registers no GATT application and no advertisement; it
-# dials B, subscribes, and gets every frame from B as a notification; B writes to C.
+# dials B, claims a client slot, subscribes to it, and gets every frame from B as a notification on
+# that slot; B writes to C. (Three clients on one node: Tests/VM/meshnoded-clients.sh.)
 #   scripts/blelab-run -n 4 --btvirt ../shared/blelab/btvirt/btvirt Tests/VM/meshnoded-client.sh "$(swift build --show-bin-path)"
 # B holds two LE connections, which needs a btvirt with fixed connection handles (docs/BLUEZ.md).
 # Checks, in order (a timeline in seconds since VM boot is printed):
@@ -12,9 +13,10 @@
 #   3. a broadcast P -> C and one C -> P arrive (two hops, through B);
 #   4. a direct message P -> C and one C -> P arrive, relayed opaque by B;
 #   5. B sent notifications (its frames to P), P received frames and sent none as notifications;
-#   6. with SECOND_CLIENT=1 (a fourth adapter: blelab-run -n 5), a second client Q dials B too: B
-#      refuses it (notify_clients_refused; BlueZ 5.66 would show Q every notification meant for P)
-#      and P still receives from C;
+#   6. with SECOND_CLIENT=1 (a fourth adapter: blelab-run -n 5) B exports no client slots
+#      (--client-slots 0, the layout before slots) and a second client Q dials B too: B refuses it
+#      (notify_clients_refused; BlueZ 5.66 would show Q every notification meant for P) and P still
+#      receives from C;
 #   7. every node stops on SIGTERM with exit status 0.
 . "$MESHLAB_LIB"
 bin=$(readlink -f "$1")
@@ -69,7 +71,8 @@ stamp "adapters ${adapters[*]:0:$count} (${addr[*]}): P is the client, B and C n
 pids=()
 start_node 0 --gatt-server false --deny "${addr[2]}"
 sleep 2
-t_b=$(uptime_s); start_node 1
+t_b=$(uptime_s)
+if [ $count = 4 ]; then start_node 1 --client-slots 0; else start_node 1; fi
 stamp "B started; advertising after $(advertising_after "${adapters[1]}" 60 "$t_b"); P's scan found B after $(found_after "${adapters[0]}" "${addr[1]}" 60 "$t_b")"
 t_c=$(uptime_s); start_node 2 --deny "${addr[0]}"
 stamp "C started; advertising after $(advertising_after "${adapters[2]}" 60 "$t_c"); B's scan found C after $(found_after "${adapters[1]}" "${addr[2]}" 60 "$t_c")"
@@ -118,6 +121,10 @@ stamp "B: notifications_sent=$notified frames_held=$held; P: frames_received=$re
 [ "${notified:-0}" -gt 0 ] || fail "B sent no notification"
 [ "${received:-0}" -gt 0 ] || fail "P received no frame"
 [ "${p_notified:-0}" = 0 ] || fail "P sent notifications"
+if [ $count = 3 ]; then
+  grep -q "claimed client slot" "$MESHLAB_OUT/meshnoded-P.log" || fail "P claimed no client slot"
+  [ "$(counter 1 transport client_slot_claims)" -ge 1 ] 2>/dev/null || fail "B counts no slot claim"
+fi
 
 if [ $count = 4 ]; then
   start_node 3 --gatt-server false --deny "${addr[2]}"
