@@ -4,7 +4,7 @@ import DBusKit
 /// and an LE advertisement. A pure value; see docs/BLUEZ.md for the layout.
 public struct GATTApplication: Equatable, Sendable {
     /// The application tree, registered with GattManager1.RegisterApplication.
-    public private(set) var app: DBusObjectTree
+    public internal(set) var app: DBusObjectTree
     /// The advertisement tree, registered with LEAdvertisingManager1.RegisterAdvertisement.
     public private(set) var advertisement: DBusObjectTree
     /// `/org/meshnode/<adapter>/app`.
@@ -75,20 +75,6 @@ public struct GATTApplication: Equatable, Sendable {
         app.update(path: messagePath, interface: BlueZ.characteristic, property: "Notifying", to: .boolean(on))
     }
 
-    /// Sets a client slot characteristic's Notifying property; returns PropertiesChanged arguments when it changed.
-    public mutating func setNotifying(_ on: Bool, slot: Int) -> [DBusValue]? {
-        guard slotPaths.indices.contains(slot) else { return nil }
-        return app.update(path: slotPaths[slot], interface: BlueZ.characteristic, property: "Notifying", to: .boolean(on))
-    }
-
-    /// The PropertiesChanged arguments that notify `frame` on a client slot's characteristic.
-    public mutating func notification(_ frame: [UInt8], slot: Int) -> [DBusValue] {
-        if slotPaths.indices.contains(slot) {
-            _ = app.update(path: slotPaths[slot], interface: BlueZ.characteristic, property: "Value", to: .bytes(frame))
-        }
-        return [.string(BlueZ.characteristic), .propertyMap(["Value": .bytes(frame)]), .stringArray([])]
-    }
-
     /// Whether a peer subscribed to the message characteristic.
     public var isNotifying: Bool {
         (try? app.property(path: messagePath, interface: BlueZ.characteristic, name: "Notifying")?.bool()) ?? false
@@ -128,27 +114,6 @@ public struct GATTApplication: Equatable, Sendable {
             return .success(.releaseAdvertisement)
         default:
             return nil
-        }
-    }
-}
-
-extension GATTApplication {
-    /// Parses a call on a client slot characteristic.
-    func slotRequest(_ slot: Int, member: String, arguments: DBusArguments) -> Result<GATTRequest, DBusError>? {
-        switch member {
-        case "WriteValue":
-            return Result { () throws(DBusError) -> GATTRequest in
-                let bytes = try arguments.at(0).bytes()
-                let options = try GATTOptions(try arguments.at(1))
-                guard bytes.count <= GATTRequest.maxValueLength else {
-                    throw .limitExceeded("write of \(bytes.count) bytes")
-                }
-                return .slotWrite(slot, bytes, options)
-            }
-        case "StartNotify": return .success(.slotNotify(slot, true))
-        case "StopNotify": return .success(.slotNotify(slot, false))
-        case "ReadValue": return .success(.readMessage)
-        default: return nil
         }
     }
 }
