@@ -156,6 +156,9 @@ extension BlueZSession {
     func closeLink(_ id: LinkID, reason: String, disconnectDevice: Bool) {
         guard let record = links.close(id) else { return }
         if let slot = slots.release(device: record.devicePath) { log(.info, "client slot \(slot) free: its link closed") }
+        // bluetoothd keeps our notify session and enables it again on the next connection: drop it, or
+        // a later connection would also receive the slot's next holder's notifications.
+        if let slot = record.remoteSlot { call(path: slot, interface: BlueZ.characteristic, member: "StopNotify") { _ in } }
         count { $0.linksDown += 1 }
         publishLinks()
         log(.info, "\(id) down: \(record.address) (\(reason))")
@@ -180,6 +183,7 @@ extension BlueZSession {
         count { $0.linksDown += closed.count }
         publishLinks()
         for record in closed {
+            if let slot = record.remoteSlot { call(path: slot, interface: BlueZ.characteristic, member: "StopNotify") { _ in } }
             discardQueue(record.id)
             log(.info, "\(record.id) down: \(record.address) (\(reason))")
             deliver(.linkDown(record.id, reason: reason))
