@@ -58,7 +58,8 @@ import Testing
 
     @Test func managedObjectsListsServiceAndCharacteristics() throws {
         let objects = try gatt.app.managedObjects().pathKeyed()
-        #expect(Set(objects.keys) == [gatt.servicePath, gatt.messagePath, gatt.profilePath])
+        #expect(Set(objects.keys) == Set([gatt.servicePath, gatt.messagePath, gatt.profilePath] + gatt.slotPaths))
+        #expect(gatt.slotPaths.count == ClientSlots.defaultCount)
         let message = try #require(try objects[gatt.messagePath]?.interfaceMap()[BlueZ.characteristic])
         #expect(try message["Flags"]?.stringArray() == ["write", "notify"])
         #expect(try message["UUID"]?.string() == BlueZConfiguration.defaultMessageUUID)
