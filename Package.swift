@@ -16,7 +16,6 @@ let package = Package(
         .library(name: "Fragmenter", targets: ["Fragmenter"]),
         .library(name: "MeshCrypto", targets: ["MeshCrypto"]),
         .library(name: "ControlProtocol", targets: ["ControlProtocol"]),
-        .library(name: "BoundedJSON", targets: ["BoundedJSON"]),
         .library(name: "DBusKit", targets: ["DBusKit"]),
         .library(name: "MeshService", targets: ["MeshService"]),
     ],
@@ -50,14 +49,11 @@ let package = Package(
         .target(name: "GATTBridge", dependencies: ["DBusKit", "MeshLink"]),
         // Loopback UDP links for tests and local meshes (docs/OPERATIONS.md, "UDP link protocol").
         .target(name: "UDPTransport", dependencies: ["MeshProtocol", "MeshLink", "PosixThread"]),
-        // Codable JSON without Foundation (bounded parser, JSONEncoder's output form): keeps ICU and
-        // FoundationEssentials out of meshnoded; relayctl doctor uses FoundationEssentials' coders
-        // (docs/PERFORMANCE.md, "Footprint"; issue 20 replaces this module with them).
-        .target(name: "BoundedJSON"),
         // `relayctl doctor`'s decisions: facts about this machine in, OK / SKIP / WARN / FAIL findings out (pure).
         .target(name: "Doctor"),
-        // The control socket's requests, replies, reports and events: all relayctl needs.
-        .target(name: "ControlProtocol", dependencies: ["MeshProtocol", "BoundedJSON"]),
+        // The control socket's requests, replies, reports and events, coded with FoundationEssentials'
+        // JSONEncoder and JSONDecoder within the protocol's bounds (docs/CONTROL.md).
+        .target(name: "ControlProtocol", dependencies: ["MeshProtocol"]),
         .target(name: "MeshService", dependencies: [
             "MeshProtocol", "MeshLink", "Fragmenter", "MeshCrypto", "Flooding", "MeshNode", "GATTBridge", "UDPTransport",
             "ControlProtocol", "CSystemd", "CTimerFD", "PosixThread",
@@ -85,7 +81,6 @@ let package = Package(
 
         // Tests.
         .testTarget(name: "MeshProtocolTests", dependencies: ["MeshProtocol"]),
-        .testTarget(name: "BoundedJSONTests", dependencies: ["BoundedJSON"]),
         .testTarget(name: "DoctorTests", dependencies: ["Doctor"]),
         .testTarget(name: "FragmenterTests", dependencies: ["MeshProtocol", "Fragmenter"]),
         .testTarget(name: "MeshCryptoTests", dependencies: ["MeshProtocol", "MeshCrypto"]),

@@ -30,7 +30,6 @@ let package = Package(
         ]),
         .executableTarget(name: "fuzz-control", dependencies: [
             "FuzzSupport", .product(name: "ControlProtocol", package: "MeshNode"),
-            .product(name: "BoundedJSON", package: "MeshNode"),
             .product(name: "MeshProtocol", package: "MeshNode"),
         ]),
         .executableTarget(name: "fuzz-config", dependencies: [

@@ -97,24 +97,22 @@ public struct ReportFormatter: Sendable {
 
     /// One line per event, such as `12:00:01 message 0a1b2c3d → everyone (2 hops): hello`.
     public func event(_ event: WatchEvent) -> String {
-        let time = clock(event.time)
-        let short = { (hex: String?) in hex.map { String($0.prefix(8)) } ?? "?" }
         let line: String
-        switch event.type {
-        case WatchEvent.message:
-            let target = event.to.map { short($0) } ?? "everyone"
-            line = "message \(short(event.from)) → \(target) (\(event.hops ?? 0) hops): \(event.text ?? "")"
-        case WatchEvent.peerJoined, WatchEvent.peerLeft:
-            let verb = event.type == WatchEvent.peerJoined ? "joined" : "left"
-            line = "peer \(short(event.nodeID)) \(event.name ?? "") \(verb)" + (event.reason.map { " (\($0))" } ?? "")
-        case WatchEvent.linkUp:
-            line = "link #\(event.linkID ?? 0) up: \(event.role ?? "?") \(event.address ?? "?")"
-        case WatchEvent.linkDown:
-            line = "link #\(event.linkID ?? 0) down" + (event.reason.map { ": \($0)" } ?? "")
-        default:
-            line = event.type
+        switch event {
+        case .message(_, let from, let to, let hops, let text, _):
+            line = "message \(from.shortID) → \(to?.shortID ?? "everyone") (\(hops) hops): \(text)"
+        case .neighbourJoined(let node, let name, _):
+            line = "peer \(node.shortID) \(name ?? "") joined"
+        case .neighbourLeft(let node, let name, let reason, _):
+            line = "peer \(node.shortID) \(name ?? "") left" + (reason.map { " (\($0))" } ?? "")
+        case .linkUp(let link, let role, let address, _):
+            line = "link #\(link) up: \(role) \(address)"
+        case .linkDown(let link, let reason, _):
+            line = "link #\(link) down: \(reason)"
+        case .unknown(let type, _):
+            line = type
         }
-        return "\(time) \(PlainText.sanitized(line, maxBytes: .max))\n"
+        return "\(clock(event.time)) \(PlainText.sanitized(line, maxBytes: .max))\n"
     }
 
     private func keyValues(_ pairs: [(String, String)]) -> String {

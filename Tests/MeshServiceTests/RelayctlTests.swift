@@ -167,7 +167,7 @@ struct RelayctlRunnerTests {
         let path = fixture.path
         Thread.detachNewThread { done.append(runner.run(RelayctlInvocation(command: .watch, socketPath: path))) }
         #expect(Recorder<Int>().wait { _ in fixture.node.watcherCount == 1 })
-        fixture.node.emit(.peer(FakeNode.neighbourID, name: "Kitchen", joined: true, time: 5))
+        fixture.node.emit(.neighbourJoined(node: FakeNode.neighbourID, name: "Kitchen", time: 5))
         #expect(output.out.wait { $0.joined() == "t peer a0a1a2a3 Kitchen joined\n" })
         fixture.server.stop()
         #expect(done.wait { $0 == [.ok] })

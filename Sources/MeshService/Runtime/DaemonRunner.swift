@@ -62,7 +62,6 @@ public enum DaemonRunner {
             _ = notifier.status("node \(status.shortID): \(transportState())\(status.neighbourCount) neighbour(s), \(status.knownNodeCount) known further away")
         }
         statusTimer.resume()
-        let pageRelease = startPageRelease(on: housekeeping, logger: logger)
         // The main thread takes the signals from here on; every thread has them blocked since
         // main.swift, so one sent during start-up is pending and handled now (SignalWatcher).
         SignalWatcher.run(
@@ -70,7 +69,6 @@ public enum DaemonRunner {
                 logger.notice(.daemonStopping, "stopping on signal \(signal)")
                 _ = notifier.stopping(status: "stopping")
                 statusTimer.cancel()
-                pageRelease.cancel()
                 server.stop()
                 runtime.stop()
                 journal?.close()
@@ -95,28 +93,6 @@ public enum DaemonRunner {
                 }
                 _ = notifier.ready(status: "node \(identity.shortID) running (reloaded)")
             })
-    }
-
-    /// Seconds after start when start-up's code pages are first given back.
-    static let pageReleaseDelay = 20
-    /// Seconds between later releases.
-    static let pageReleaseInterval = 600
-
-    /// Gives back the code pages only start-up used, `pageReleaseDelay` seconds after start and
-    /// every `pageReleaseInterval` seconds after that (`ResidentPageRelease`).
-    static func startPageRelease(on queue: DispatchQueue, logger: DaemonLogger) -> any DispatchSourceTimer {
-        let timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.schedule(deadline: .now() + .seconds(pageReleaseDelay), repeating: .seconds(pageReleaseInterval))
-        timer.setEventHandler {
-            do throws(ResidentPageRelease.Failure) {
-                let outcome = try ResidentPageRelease.release()
-                logger.debug(.general, "unmapped \(outcome.residentKiB) KiB of clean file pages in \(outcome.mappings) mapping(s), \(outcome.refused) refused")
-            } catch {
-                logger.warning(.general, "code pages not given back: \(error)")
-            }
-        }
-        timer.resume()
-        return timer
     }
 
     /// Milliseconds since the Unix epoch (CLOCK_REALTIME).

@@ -12,7 +12,7 @@ extension NodeRuntime: NodeControlling {
                 let (sent, actions) = try engine.send(text: text, to: destination, now: now)
                 let what = destination == nil ? "broadcast" : "direct message"
                 logger.info(.messageOriginated, "\(what) sent to \(sent.sentTo) neighbour(s), held for \(sent.heldFor)",
-                            LogFields(peer: destination, kind: .message, hops: 0, messageID: sent.messageID))
+                            LogFields(otherNode: destination, kind: .message, hops: 0, messageID: sent.messageID))
                 perform(actions)
                 return sent
             }

@@ -50,7 +50,7 @@ extension NodeRuntime {
     /// The relay wake-up timer, started on first use; nil once stopping or if it cannot start.
     private func relayTimer() -> WakeupTimer? {
         if let timer = confined.value.relayTimer { return timer }
-        guard state != "stopping", !confined.value.relayTimerFailed else { return nil }
+        guard state != .stopping, !confined.value.relayTimerFailed else { return nil }
         do {
             let timer = try WakeupTimer(queue: queue) { [weak self] in self?.relayWakeupFired() }
             confined.value.relayTimer = timer

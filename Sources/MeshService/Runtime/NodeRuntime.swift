@@ -26,7 +26,7 @@ public final class NodeRuntime: Sendable {
         var relayTimerFailed = false
         var watchers: [UInt64: @Sendable (WatchEvent) -> Void] = [:]
         var nextWatcher: UInt64 = 1
-        var state = "starting"
+        var state = RuntimeState.starting
         var controlCounters: @Sendable () -> [String: UInt64] = { [:] }
         var transportCounters: @Sendable () -> [String: UInt64] = { [:] }
         var transportState: @Sendable () -> String? = { nil }
@@ -85,8 +85,8 @@ public final class NodeRuntime: Sendable {
         get { confined.value.nextWatcher }
         _modify { yield &confined.value.nextWatcher }
     }
-    /// `starting`, `running` or `stopping`; only on `queue`.
-    var state: String {
+    /// Where the runtime is in its life; only on `queue`.
+    var state: RuntimeState {
         get { confined.value.state }
         _modify { yield &confined.value.state }
     }
@@ -141,7 +141,7 @@ public final class NodeRuntime: Sendable {
         }
         queue.sync {
             tickTimer = timer
-            state = "running"
+            state = .running
         }
         timer.resume()
     }
@@ -149,7 +149,7 @@ public final class NodeRuntime: Sendable {
     /// Stops timers and the transport (closing every link); pending actions are flushed first.
     public func stop() {
         queue.sync {
-            state = "stopping"
+            state = .stopping
             tickTimer?.cancel()
             tickTimer = nil
             stopRelayTimer()
