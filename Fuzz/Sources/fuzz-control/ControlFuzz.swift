@@ -65,7 +65,7 @@ private func nestingDepth(_ line: ArraySlice<UInt8>) -> Int {
     return depth(parsed)
 }
 
-mmand of docs/CONTROL.md, and a few malformed ones.
+/// One line per command of docs/CONTROL.md, and a few malformed ones.
 func controlSeeds() -> [(name: String, bytes: [UInt8])] {
     let lines = [
         "send": #"{"id":1,"command":"send","text":"hello, mesh","to":null}"#,

@@ -15,15 +15,15 @@ extension NodeRuntime {
         case .linkKeyed(let link, let neighbour):
             logger.info(.handshakeCompleted, "link keyed", LogFields(otherNode: neighbour, kind: .keyExchange, link: link))
         case .neighbourJoined(let profile):
-            logger.notice(.peerJoined, "neighbour joined: \(profile.displayName)", LogFields(otherNode: profile.nodeID))
+            logger.notice(.nodeJoined, "neighbour joined: \(profile.displayName)", LogFields(otherNode: profile.nodeID))
             broadcast(.neighbourJoined(node: profile.nodeID, name: profile.displayName))
         case .neighbourReturned(let node):
-            logger.info(.peerJoined, "neighbour returned within its grace", LogFields(otherNode: node, reason: "returned"))
+            logger.info(.nodeJoined, "neighbour returned within its grace", LogFields(otherNode: node, reason: "returned"))
         case .neighbourDeparted(let node):
-            logger.notice(.peerLeft, "neighbour departed", LogFields(otherNode: node, reason: "departed"))
+            logger.notice(.neighbourLeft, "neighbour departed", LogFields(otherNode: node, reason: "departed"))
             broadcast(.neighbourLeft(node: node, name: nil, reason: "departed"))
         case .nodeLearned(let profile, let hops):
-            logger.info(.peerJoined, "node learned from its join notice: \(profile.displayName)",
+            logger.info(.nodeJoined, "node learned from its join notice: \(profile.displayName)",
                         LogFields(otherNode: profile.nodeID, kind: .joinNotice, hops: Int(hops)))
         case .handshakeTimedOut(let link):
             logger.warning(.handshakeFailed, "no valid profile within the handshake timeout; link closed",
