@@ -36,6 +36,9 @@ final class EngineDriver: Sendable {
         var relay: (any DispatchSourceTimer)?
         /// The engine time the relay wake-up is armed for.
         var relayWakeup: Duration?
+        /// The engine time the relay timer is set to fire at; it may be earlier than `relayWakeup`
+        /// (it then fires and is set again) or stale (it then fires for nothing).
+        var relayTimerSet: Duration?
         var stopped = false
     }
 
@@ -114,11 +117,14 @@ final class EngineDriver: Sendable {
         case .keep:
             return
         case .disarm:
+            // The timer is left set: it fires once for nothing, which is cheaper than setting it
+            // again, since every change of a libdispatch timer wakes libdispatch's timer thread.
             timers.value.relayWakeup = nil
-            timers.value.relay?.schedule(deadline: .distantFuture)
         case .arm(let deadline):
             guard !timers.value.stopped else { return }
             timers.value.relayWakeup = deadline
+            // Set for this deadline or an earlier one already: it fires then and is set again.
+            if let set = timers.value.relayTimerSet, set <= deadline { return }
             armRelayTimer(for: deadline)
         }
     }
@@ -144,6 +150,7 @@ final class EngineDriver: Sendable {
 
     /// The relay timer fired: sends what is due, or re-arms when the deadline moved later.
     private func relayWakeupFired() {
+        timers.value.relayTimerSet = nil
         guard let armed = timers.value.relayWakeup else { return }
         guard armed <= now() else {
             armRelayTimer(for: armed)
@@ -154,6 +161,7 @@ final class EngineDriver: Sendable {
     }
 
     private func armRelayTimer(for deadline: Duration) {
+        timers.value.relayTimerSet = deadline
         let wait = max(.zero, deadline - now())
         let nanoseconds = Int(wait / .nanoseconds(1))
         timers.value.relay?.schedule(deadline: .now() + .nanoseconds(nanoseconds), leeway: .microseconds(500))
