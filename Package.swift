@@ -28,7 +28,8 @@ let package = Package(
                        providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd",
                        providers: [.apt(["libsystemd-dev"])]),
-        // glibc's timerfd, which the Swift Glibc module leaves out (the runtime's relay wake-up).
+        // glibc's timerfd, which the Swift Glibc module leaves out (the engine driver's relay wake-up).
+        .systemLibrary(name: "CTimerFD", path: "Sources/CTimerFD"),
         // glibc's adjtimex, which the Swift Glibc module leaves out (relayctl doctor's clock check).
         .systemLibrary(name: "CTimex", path: "Sources/CTimex"),
 
@@ -59,7 +60,7 @@ let package = Package(
         .target(name: "ControlProtocol", dependencies: ["MeshProtocol", "BoundedJSON"]),
         .target(name: "MeshService", dependencies: [
             "MeshProtocol", "MeshLink", "Fragmenter", "MeshCrypto", "Flooding", "MeshNode", "GATTBridge", "UDPTransport",
-            "ControlProtocol", "CSystemd",
+            "ControlProtocol", "CSystemd", "CTimerFD", "PosixThread",
         ]),
 
         // Executables.

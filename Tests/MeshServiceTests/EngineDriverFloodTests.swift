@@ -53,7 +53,7 @@ struct EngineDriverFloodTests {
             driver.enqueue(event)
             arrived.append(1)
         }
-        driver.start(consumer: consumer, tickInterval: .seconds(3600))
+        try driver.start(consumer: consumer, tickInterval: .seconds(3600))
         let (flooder, floodLink) = try Self.central(to: node.boundEndpoint)
         let (quiet, quietLink) = try Self.central(to: node.boundEndpoint)
         defer { flooder.stop(); quiet.stop(); node.stop() }

@@ -22,8 +22,10 @@ protocol EngineDriverConsumer: AnyObject, Sendable {
 /// (UDP: its socket reader; BlueZ: the D-Bus loop); the first event into an idle inbox queues one
 /// drain (`queue.async`), which handles at most `maxEventsPerTurn` events, links in turn, so that
 /// ticks and control requests get the queue between turns and a flooding link delays only itself.
-/// The timers are libdispatch timer sources on the same queue; the driver's own state is
-/// confined to it and checked on every access (``QueueConfined``).
+/// The tick is a libdispatch timer source on the queue; the relay wake-up is a ``WakeupTimer`` (a
+/// timerfd and a thread of its own), which costs one thread wake-up where a libdispatch timer costs
+/// three (docs/PERFORMANCE.md, "Frame path": at 40 and 400 messages a second it earned its code).
+/// The driver's own state is confined to the queue and checked on every access (``QueueConfined``).
 final class EngineDriver: Sendable {
     private struct Inbox {
         var events: FairInbox
@@ -33,12 +35,9 @@ final class EngineDriver: Sendable {
     private struct Timers {
         weak var consumer: (any EngineDriverConsumer)?
         var tick: (any DispatchSourceTimer)?
-        var relay: (any DispatchSourceTimer)?
+        var relay: WakeupTimer?
         /// The engine time the relay wake-up is armed for.
         var relayWakeup: Duration?
-        /// The engine time the relay timer is set to fire at; it may be earlier than `relayWakeup`
-        /// (it then fires and is set again) or stale (it then fires for nothing).
-        var relayTimerSet: Duration?
         var stopped = false
     }
 
@@ -61,7 +60,7 @@ final class EngineDriver: Sendable {
     deinit {
         let timers = timers.valueInOwnersDeinit()
         timers.tick?.cancel()
-        timers.relay?.cancel()
+        timers.relay?.stop()
     }
 
     /// The inbox's counters and the frames waiting now; any thread.
@@ -72,21 +71,19 @@ final class EngineDriver: Sendable {
     /// The engine time the relay wake-up is armed for, nil when none is; only on `queue`.
     var armedRelayWakeup: Duration? { timers.value.relayWakeup }
 
-    /// Starts the tick (every `tickInterval`, at least 10 ms) for `consumer`, kept weakly; any thread
-    /// but the queue. Events enqueued before are drained now.
-    func start(consumer: some EngineDriverConsumer, tickInterval: Duration) {
+    /// Starts the tick (every `tickInterval`, at least 10 ms) and the relay wake-up's timer thread
+    /// for `consumer`, kept weakly; any thread but the queue. Events enqueued before are drained now.
+    func start(consumer: some EngineDriverConsumer, tickInterval: Duration) throws(WakeupTimerError) {
+        let relay = try WakeupTimer(queue: queue) { [weak self] in self?.relayWakeupFired() }
         let tick = DispatchSource.makeTimerSource(queue: queue)
         tick.schedule(deadline: .now(), repeating: .milliseconds(max(10, Int(tickInterval / .milliseconds(1)))))
         tick.setEventHandler { [weak self] in self?.currentConsumer()?.tick() }
-        let relay = DispatchSource.makeTimerSource(queue: queue)
-        relay.setEventHandler { [weak self] in self?.relayWakeupFired() }
         queue.sync {
             timers.value.consumer = consumer
             timers.value.tick = tick
             timers.value.relay = relay
         }
         tick.resume()
-        relay.resume()
         queue.async { self.drain() }
     }
 
@@ -94,7 +91,7 @@ final class EngineDriver: Sendable {
     func stopTimers() {
         timers.value.stopped = true
         timers.value.tick?.cancel()
-        timers.value.relay?.cancel()
+        timers.value.relay?.stop()
         timers.value.relayWakeup = nil
     }
 
@@ -117,14 +114,11 @@ final class EngineDriver: Sendable {
         case .keep:
             return
         case .disarm:
-            // The timer is left set: it fires once for nothing, which is cheaper than setting it
-            // again, since every change of a libdispatch timer wakes libdispatch's timer thread.
             timers.value.relayWakeup = nil
+            timers.value.relay?.disarm()
         case .arm(let deadline):
             guard !timers.value.stopped else { return }
             timers.value.relayWakeup = deadline
-            // Set for this deadline or an earlier one already: it fires then and is set again.
-            if let set = timers.value.relayTimerSet, set <= deadline { return }
             armRelayTimer(for: deadline)
         }
     }
@@ -150,7 +144,6 @@ final class EngineDriver: Sendable {
 
     /// The relay timer fired: sends what is due, or re-arms when the deadline moved later.
     private func relayWakeupFired() {
-        timers.value.relayTimerSet = nil
         guard let armed = timers.value.relayWakeup else { return }
         guard armed <= now() else {
             armRelayTimer(for: armed)
@@ -161,10 +154,7 @@ final class EngineDriver: Sendable {
     }
 
     private func armRelayTimer(for deadline: Duration) {
-        timers.value.relayTimerSet = deadline
-        let wait = max(.zero, deadline - now())
-        let nanoseconds = Int(wait / .nanoseconds(1))
-        timers.value.relay?.schedule(deadline: .now() + .nanoseconds(nanoseconds), leeway: .microseconds(500))
+        timers.value.relay?.arm(after: max(.zero, deadline - now()))
     }
 
     private func currentConsumer() -> (any EngineDriverConsumer)? {

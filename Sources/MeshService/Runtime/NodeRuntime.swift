@@ -90,7 +90,7 @@ public final class NodeRuntime: Sendable {
     public func start(tickInterval: Duration = .milliseconds(250)) throws {
         try transport.start { [driver] event in driver.enqueue(event) }
         queue.sync { state = "running" }
-        driver.start(consumer: self, tickInterval: tickInterval)
+        try driver.start(consumer: self, tickInterval: tickInterval)
     }
 
     /// Stops timers and the transport (closing every link); pending actions are flushed first.
