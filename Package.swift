@@ -27,7 +27,7 @@ let package = Package(
                        providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd",
                        providers: [.apt(["libsystemd-dev"])]),
-        // glibc's timerfd, which the Swift Glibc module leaves out (the runtime's relay wake-up).
+        // glibc's timerfd, which the Swift Glibc module leaves out (the engine driver's relay wake-up).
         .systemLibrary(name: "CTimerFD", path: "Sources/CTimerFD"),
         // glibc's adjtimex, which the Swift Glibc module leaves out (relayctl doctor's clock check).
         .systemLibrary(name: "CTimex", path: "Sources/CTimex"),

@@ -1,6 +1,5 @@
 import ControlProtocol
 import Dispatch
-import GATTBridge
 import Glibc
 import MeshCrypto
 import MeshLink
@@ -20,9 +19,9 @@ public enum DaemonRunner {
             fail(.identity(error), logger: logger)
         }
         logger.setNode(identity.nodeID)
-        let (transport, counters): (any MeshTransport, @Sendable () -> [String: UInt64])
+        let transport: any MeshTransport
         do {
-            (transport, counters) = try TransportFactory.make(config: config, identity: identity, logger: logger)
+            transport = try TransportFactory.make(config: config, identity: identity, logger: logger)
         } catch {
             fail(.transport(kind: config.transport.kind.rawValue, reason: "\(error)"), logger: logger)
         }
@@ -35,7 +34,7 @@ public enum DaemonRunner {
             identity: identity, engine: engine, transport: transport, transportName: config.transport.kind.rawValue,
             logger: logger, journal: journal)
         let server = ControlServer(configuration: ControlServerConfiguration(config.node), node: runtime, logger: logger)
-        runtime.addCounterSources(control: { CounterDictionary.make(from: server.counters()) }, transport: counters)
+        runtime.addControlCounters { CounterDictionary.make(from: server.counters()) }
         do throws(UnixSocketError) {
             try server.start()
         } catch {
@@ -50,8 +49,7 @@ public enum DaemonRunner {
         let notifier = SystemdNotifier()
         logger.notice(.daemonStarted, "meshnoded \(DaemonVersion.current) started as \(identity.shortID) on \(config.transport.kind.rawValue)")
         // The BlueZ transport says how far it has come (waiting for bluetoothd, ...); UDP says nothing extra.
-        let transportState: @Sendable () -> String = { (transport as? BlueZTransport).map { $0.stateSummary + "; " } ?? "" }
-        runtime.addTransportState { (transport as? BlueZTransport)?.stateSummary }
+        let transportState: @Sendable () -> String = { transport.status.summary.map { $0 + "; " } ?? "" }
         _ = notifier.ready(status: "node \(identity.shortID) up on \(config.transport.kind.rawValue); \(transportState())waiting for neighbours")
         _ = notifier.startWatchdog(queue: runtime.queue)
         let housekeeping = DispatchQueue(label: "meshnoded.housekeeping")

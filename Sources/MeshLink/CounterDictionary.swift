@@ -1,8 +1,9 @@
 /// Turns a counters struct into `name: value` pairs for `relayctl stats`, so every
-/// counter a module adds shows up without a hand-kept list.
-enum CounterDictionary {
+/// counter a module adds shows up without a hand-kept list (transports fill their
+/// ``TransportStatus`` with it, the daemon its engine's groups).
+public enum CounterDictionary {
     /// Every stored integer property of `counters`, by its Swift name in snake case.
-    static func make(from counters: Any) -> [String: UInt64] {
+    public static func make(from counters: Any) -> [String: UInt64] {
         var result: [String: UInt64] = [:]
         for child in Mirror(reflecting: counters).children {
             guard let label = child.label else { continue }
@@ -17,7 +18,7 @@ enum CounterDictionary {
     }
 
     /// `droppedTTL` → `dropped_ttl`, `linksUp` → `links_up`: a run of capitals is one word.
-    static func snakeCase(_ name: String) -> String {
+    public static func snakeCase(_ name: String) -> String {
         var out = ""
         var previous: Character?
         for character in name {
