@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "ControlProtocol", targets: ["ControlProtocol"]),
         .library(name: "BoundedJSON", targets: ["BoundedJSON"]),
         .library(name: "DBusKit", targets: ["DBusKit"]),
+        .library(name: "MeshConfig", targets: ["MeshConfig"]),
         .library(name: "MeshService", targets: ["MeshService"]),
     ],
     targets: [
@@ -58,15 +59,18 @@ let package = Package(
         .target(name: "Doctor"),
         // The control socket's requests, replies, reports and events: all relayctl needs.
         .target(name: "ControlProtocol", dependencies: ["MeshProtocol", "BoundedJSON"]),
+        // meshnoded.conf and meshnoded's flags: the option table, the parser, file:line problems, the
+        // man page's option list. Links no D-Bus, systemd or daemon (fuzzers, relayctl doctor, tests).
+        .target(name: "MeshConfig", dependencies: ["MeshProtocol", "MeshLink", "Flooding", "MeshNode", "UDPTransport", "ControlProtocol"]),
         .target(name: "MeshService", dependencies: [
             "MeshProtocol", "MeshLink", "Fragmenter", "MeshCrypto", "Flooding", "MeshNode", "GATTBridge", "UDPTransport",
-            "ControlProtocol", "CSystemd", "CTimerFD", "PosixThread",
+            "ControlProtocol", "MeshConfig", "CSystemd", "CTimerFD", "PosixThread",
         ]),
 
         // Executables.
         .executableTarget(name: "meshnoded", dependencies: ["MeshService", "MeshCrypto"]),
-        // relayctl doctor reads meshnoded's configuration (MeshService) and asks the system bus (DBusKit).
-        .executableTarget(name: "relayctl", dependencies: ["ControlProtocol", "MeshProtocol", "Doctor", "DBusKit", "CTimex", "MeshService"]),
+        // relayctl doctor reads meshnoded's configuration (MeshConfig) and asks the system bus (DBusKit).
+        .executableTarget(name: "relayctl", dependencies: ["ControlProtocol", "MeshProtocol", "Doctor", "DBusKit", "CTimex", "MeshConfig"]),
         .executableTarget(name: "meshbench", dependencies: [
             "MeshProtocol", "MeshLink", "Flooding", "MeshNode", "MeshSim", "MeshCrypto", "Fragmenter", "CAllocationCounter",
         ]),
@@ -78,7 +82,7 @@ let package = Package(
         // A hostile but protocol-correct neighbour that floods one node over loopback UDP (issue 11).
         .executableTarget(name: "meshflood", dependencies: ["MeshProtocol", "MeshLink", "MeshCrypto", "Fragmenter", "UDPTransport"]),
         // The engine alone on scripts/daemon-cpu.sh's flood, beside meshnoded's whole-process CPU (issue 12).
-        .executableTarget(name: "enginecpu", dependencies: ["MeshProtocol", "MeshLink", "MeshCrypto", "MeshNode", "Fragmenter", "MeshService"]),
+        .executableTarget(name: "enginecpu", dependencies: ["MeshProtocol", "MeshLink", "MeshCrypto", "MeshNode", "Fragmenter", "MeshService", "MeshConfig"]),
 
         // Test utilities shared by the test targets (used only by tests).
         .target(name: "MeshTestSupport"),
@@ -86,6 +90,7 @@ let package = Package(
         // Tests.
         .testTarget(name: "MeshProtocolTests", dependencies: ["MeshProtocol"]),
         .testTarget(name: "BoundedJSONTests", dependencies: ["BoundedJSON"]),
+        .testTarget(name: "MeshConfigTests", dependencies: ["MeshConfig", "ControlProtocol", "UDPTransport", "MeshTestSupport"]),
         .testTarget(name: "DoctorTests", dependencies: ["Doctor"]),
         .testTarget(name: "FragmenterTests", dependencies: ["MeshProtocol", "Fragmenter"]),
         .testTarget(name: "MeshCryptoTests", dependencies: ["MeshProtocol", "MeshCrypto"]),
@@ -93,7 +98,7 @@ let package = Package(
         .testTarget(name: "MeshNodeTests", dependencies: ["MeshProtocol", "MeshLink", "MeshCrypto", "Flooding", "MeshNode", "MeshSim"]),
         .testTarget(name: "GATTBridgeTests", dependencies: ["MeshLink", "DBusKit", "GATTBridge"]),
         .testTarget(name: "MeshServiceTests", dependencies: [
-            "MeshProtocol", "MeshCrypto", "Flooding", "MeshNode", "MeshService", "ControlProtocol", "relayctl", "Doctor",
+            "MeshProtocol", "MeshCrypto", "Flooding", "MeshNode", "MeshService", "MeshConfig", "ControlProtocol", "relayctl", "Doctor",
             "MeshLink", "UDPTransport", "MeshTestSupport",
         ]),
         .testTarget(name: "UDPTransportTests", dependencies: ["MeshProtocol", "MeshLink", "UDPTransport", "MeshTestSupport", "PosixThread"]),

@@ -1,6 +1,7 @@
 import ControlProtocol
 import Doctor
 import Foundation
+import MeshConfig
 import Testing
 @testable import MeshService
 @testable import relayctl

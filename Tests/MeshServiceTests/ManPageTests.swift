@@ -1,6 +1,7 @@
 import ControlProtocol
 import Foundation
 import Testing
+@testable import MeshConfig
 @testable import MeshService
 @testable import relayctl
 

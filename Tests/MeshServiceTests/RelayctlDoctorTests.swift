@@ -1,6 +1,8 @@
 import ControlProtocol
 import Doctor
 import Foundation
+import MeshConfig
+import MeshTestSupport
 import Testing
 @testable import MeshService
 @testable import relayctl

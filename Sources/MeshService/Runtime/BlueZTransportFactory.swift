@@ -1,4 +1,5 @@
 import GATTBridge
+import MeshConfig
 import MeshCrypto
 import MeshLink
 import MeshNode
@@ -7,7 +8,7 @@ import MeshNode
 enum BlueZTransportFactory {
     /// The transport, and a closure that reads its counters.
     static func make(
-        config: DaemonConfig, identity: NodeIdentity, logger: DaemonLogger
+        config: DaemonSettings, identity: NodeIdentity, logger: DaemonLogger
     ) throws -> (any MeshTransport, @Sendable () -> [String: UInt64]) {
         var addressAllow: Set<String> = []
         var addressDeny: Set<String> = []

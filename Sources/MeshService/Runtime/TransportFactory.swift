@@ -1,3 +1,4 @@
+import MeshConfig
 import MeshCrypto
 import MeshLink
 import MeshNode
@@ -7,7 +8,7 @@ import UDPTransport
 enum TransportFactory {
     /// The transport, and a closure that reads its counters for `stats`.
     static func make(
-        config: DaemonConfig, identity: NodeIdentity, logger: DaemonLogger
+        config: DaemonSettings, identity: NodeIdentity, logger: DaemonLogger
     ) throws -> (any MeshTransport, @Sendable () -> [String: UInt64]) {
         switch config.transport.kind {
         case .udp:
