@@ -69,8 +69,10 @@ let package = Package(
 
         // Executables.
         .executableTarget(name: "meshnoded", dependencies: ["MeshService", "MeshCrypto"]),
-        // relayctl doctor reads meshnoded's configuration (MeshConfig) and asks the system bus (DBusKit).
-        .executableTarget(name: "relayctl", dependencies: ["ControlProtocol", "MeshProtocol", "Doctor", "DBusKit", "CTimex", "MeshConfig"]),
+        // relayctl's logic: arguments, help, the control client, formatting, doctor's probes. relayctl doctor
+        // reads meshnoded's configuration (MeshConfig) and asks the system bus (DBusKit).
+        .target(name: "RelayctlKit", dependencies: ["ControlProtocol", "MeshProtocol", "Doctor", "DBusKit", "CTimex", "MeshConfig"]),
+        .executableTarget(name: "relayctl", dependencies: ["RelayctlKit"]),
         .executableTarget(name: "meshbench", dependencies: [
             "MeshProtocol", "MeshLink", "Flooding", "MeshNode", "MeshSim", "MeshCrypto", "Fragmenter", "CAllocationCounter",
         ]),
@@ -92,13 +94,16 @@ let package = Package(
         .testTarget(name: "BoundedJSONTests", dependencies: ["BoundedJSON"]),
         .testTarget(name: "MeshConfigTests", dependencies: ["MeshConfig", "ControlProtocol", "UDPTransport", "MeshTestSupport"]),
         .testTarget(name: "DoctorTests", dependencies: ["Doctor"]),
+        .testTarget(name: "RelayctlKitTests", dependencies: [
+            "RelayctlKit", "ControlProtocol", "MeshConfig", "Doctor",
+        ]),
         .testTarget(name: "FragmenterTests", dependencies: ["MeshProtocol", "Fragmenter"]),
         .testTarget(name: "MeshCryptoTests", dependencies: ["MeshProtocol", "MeshCrypto"]),
         .testTarget(name: "FloodingTests", dependencies: ["MeshProtocol", "Flooding"]),
         .testTarget(name: "MeshNodeTests", dependencies: ["MeshProtocol", "MeshLink", "MeshCrypto", "Flooding", "MeshNode", "MeshSim"]),
         .testTarget(name: "GATTBridgeTests", dependencies: ["MeshLink", "DBusKit", "GATTBridge"]),
         .testTarget(name: "MeshServiceTests", dependencies: [
-            "MeshProtocol", "MeshCrypto", "Flooding", "MeshNode", "MeshService", "MeshConfig", "ControlProtocol", "relayctl", "Doctor",
+            "MeshProtocol", "MeshCrypto", "Flooding", "MeshNode", "MeshService", "MeshConfig", "ControlProtocol", "RelayctlKit", "Doctor",
             "MeshLink", "UDPTransport", "MeshTestSupport",
         ]),
         .testTarget(name: "UDPTransportTests", dependencies: ["MeshProtocol", "MeshLink", "UDPTransport", "MeshTestSupport", "PosixThread"]),

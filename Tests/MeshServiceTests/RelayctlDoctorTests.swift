@@ -5,7 +5,7 @@ import MeshConfig
 import MeshTestSupport
 import Testing
 @testable import MeshService
-@testable import relayctl
+@testable import RelayctlKit
 
 @Suite("relayctl doctor: arguments, configuration, control socket")
 struct RelayctlDoctorTests {
