@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "MeshCrypto", targets: ["MeshCrypto"]),
         .library(name: "ControlProtocol", targets: ["ControlProtocol"]),
         .library(name: "DBusKit", targets: ["DBusKit"]),
+        .library(name: "MeshConfig", targets: ["MeshConfig"]),
         .library(name: "MeshService", targets: ["MeshService"]),
     ],
     targets: [
@@ -54,15 +55,20 @@ let package = Package(
         // The control socket's requests, replies, reports and events, coded with FoundationEssentials'
         // JSONEncoder and JSONDecoder within the protocol's bounds (docs/CONTROL.md).
         .target(name: "ControlProtocol", dependencies: ["MeshProtocol"]),
+        // meshnoded.conf and meshnoded's flags: the option table, the parser, file:line problems, the
+        // man page's option list. Links no D-Bus, systemd or daemon (fuzzers, relayctl doctor, tests).
+        .target(name: "MeshConfig", dependencies: ["MeshProtocol", "MeshLink", "Flooding", "MeshNode", "UDPTransport", "ControlProtocol"]),
         .target(name: "MeshService", dependencies: [
             "MeshProtocol", "MeshLink", "Fragmenter", "MeshCrypto", "Flooding", "MeshNode", "GATTBridge", "UDPTransport",
-            "ControlProtocol", "CSystemd", "CTimerFD", "PosixThread",
+            "ControlProtocol", "MeshConfig", "CSystemd", "CTimerFD", "PosixThread",
         ]),
 
         // Executables.
         .executableTarget(name: "meshnoded", dependencies: ["MeshService", "MeshCrypto"]),
-        // relayctl doctor reads meshnoded's configuration (MeshService) and asks the system bus (DBusKit).
-        .executableTarget(name: "relayctl", dependencies: ["ControlProtocol", "MeshProtocol", "Doctor", "DBusKit", "CTimex", "MeshService"]),
+        // relayctl's logic: arguments, help, the control client, formatting, doctor's probes. relayctl doctor
+        // reads meshnoded's configuration (MeshConfig) and asks the system bus (DBusKit).
+        .target(name: "RelayctlKit", dependencies: ["ControlProtocol", "MeshProtocol", "Doctor", "DBusKit", "CTimex", "MeshConfig"]),
+        .executableTarget(name: "relayctl", dependencies: ["RelayctlKit"]),
         .executableTarget(name: "meshbench", dependencies: [
             "MeshProtocol", "MeshLink", "Flooding", "MeshNode", "MeshSim", "MeshCrypto", "Fragmenter", "CAllocationCounter",
         ]),
@@ -74,21 +80,25 @@ let package = Package(
         // A hostile but protocol-correct neighbour that floods one node over loopback UDP (issue 11).
         .executableTarget(name: "meshflood", dependencies: ["MeshProtocol", "MeshLink", "MeshCrypto", "Fragmenter", "UDPTransport"]),
         // The engine alone on scripts/daemon-cpu.sh's flood, beside meshnoded's whole-process CPU (issue 12).
-        .executableTarget(name: "enginecpu", dependencies: ["MeshProtocol", "MeshLink", "MeshCrypto", "MeshNode", "Fragmenter", "MeshService"]),
+        .executableTarget(name: "enginecpu", dependencies: ["MeshProtocol", "MeshLink", "MeshCrypto", "MeshNode", "Fragmenter", "MeshService", "MeshConfig"]),
 
         // Test utilities shared by the test targets (used only by tests).
         .target(name: "MeshTestSupport"),
 
         // Tests.
         .testTarget(name: "MeshProtocolTests", dependencies: ["MeshProtocol"]),
+        .testTarget(name: "MeshConfigTests", dependencies: ["MeshConfig", "ControlProtocol", "UDPTransport", "MeshTestSupport"]),
         .testTarget(name: "DoctorTests", dependencies: ["Doctor"]),
+        .testTarget(name: "RelayctlKitTests", dependencies: [
+            "RelayctlKit", "ControlProtocol", "MeshConfig", "Doctor",
+        ]),
         .testTarget(name: "FragmenterTests", dependencies: ["MeshProtocol", "Fragmenter"]),
         .testTarget(name: "MeshCryptoTests", dependencies: ["MeshProtocol", "MeshCrypto"]),
         .testTarget(name: "FloodingTests", dependencies: ["MeshProtocol", "Flooding"]),
         .testTarget(name: "MeshNodeTests", dependencies: ["MeshProtocol", "MeshLink", "MeshCrypto", "Flooding", "MeshNode", "MeshSim"]),
         .testTarget(name: "GATTBridgeTests", dependencies: ["MeshLink", "DBusKit", "GATTBridge"]),
         .testTarget(name: "MeshServiceTests", dependencies: [
-            "MeshProtocol", "MeshCrypto", "Flooding", "MeshNode", "MeshService", "ControlProtocol", "relayctl", "Doctor",
+            "MeshProtocol", "MeshCrypto", "Flooding", "MeshNode", "MeshService", "MeshConfig", "ControlProtocol", "RelayctlKit", "Doctor",
             "MeshLink", "UDPTransport", "MeshTestSupport",
         ]),
         .testTarget(name: "UDPTransportTests", dependencies: ["MeshProtocol", "MeshLink", "UDPTransport", "MeshTestSupport", "PosixThread"]),

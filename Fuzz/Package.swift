@@ -33,7 +33,7 @@ let package = Package(
             .product(name: "MeshProtocol", package: "MeshNode"),
         ]),
         .executableTarget(name: "fuzz-config", dependencies: [
-            "FuzzSupport", .product(name: "MeshService", package: "MeshNode"),
+            "FuzzSupport", .product(name: "MeshConfig", package: "MeshNode"),
         ]),
         .executableTarget(name: "fuzz-dbus", dependencies: [
             "FuzzSupport", .product(name: "DBusKit", package: "MeshNode"),

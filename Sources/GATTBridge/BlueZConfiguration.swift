@@ -35,11 +35,11 @@ public struct BlueZConfiguration: Equatable, Sendable {
     public var busAddress: String?
 
     /// The default service UUID (this project's own; see docs/BLUEZ.md).
-    public static let defaultServiceUUID = "8f2c0001-5e1a-4c7b-9d3e-6d657368ee01"
+    public static let defaultServiceUUID = MeshGATTIdentity.service
     /// The default message characteristic UUID.
-    public static let defaultMessageUUID = "8f2c0002-5e1a-4c7b-9d3e-6d657368ee01"
+    public static let defaultMessageUUID = MeshGATTIdentity.messageCharacteristic
     /// The default profile characteristic UUID.
-    public static let defaultProfileUUID = "8f2c0003-5e1a-4c7b-9d3e-6d657368ee01"
+    public static let defaultProfileUUID = MeshGATTIdentity.profileCharacteristic
 
     /// How long one central connection attempt may take in all: two connect timeouts and 2 s (32 s
     /// by default); also how long a connection may stay up without becoming a link.

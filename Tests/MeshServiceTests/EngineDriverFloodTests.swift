@@ -67,6 +67,10 @@ struct EngineDriverFloodTests {
             #expect(flooder.send([1, UInt8(truncatingIfNeeded: index)], on: floodLink) == .sent)
             if index % (floodFrames / quietFrames) == floodFrames / quietFrames - 1 {
                 #expect(quiet.send([2, UInt8(index / 100)], on: quietLink) == .sent)
+                // Paced by arrival, not by time: a loaded machine's reader thread must not fall so
+                // far behind that the kernel's socket buffer drops datagrams (that is not the inbox's doing).
+                let sent = 2 + index + 1 + (index + 1) / (floodFrames / quietFrames)
+                #expect(arrived.wait(timeout: .seconds(60)) { $0.count == sent }, "datagrams reached the driver")
             }
         }
         #expect(arrived.wait(timeout: .seconds(60)) { $0.count == 2 + floodFrames + quietFrames },

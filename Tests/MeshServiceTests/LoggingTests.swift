@@ -1,4 +1,5 @@
 import Foundation
+import MeshConfig
 import MeshLink
 import MeshNode
 import MeshProtocol

@@ -1,4 +1,5 @@
 import ControlProtocol
+import MeshConfig
 import MeshCrypto
 import MeshLink
 @testable import MeshNode

@@ -1,4 +1,5 @@
 import GATTBridge
+import MeshConfig
 import MeshCrypto
 import MeshLink
 import MeshNode
@@ -6,7 +7,7 @@ import MeshNode
 /// Builds the BlueZ transport from `[bluez]` settings.
 enum BlueZTransportFactory {
     /// The transport, its profile set.
-    static func make(config: DaemonConfig, identity: NodeIdentity, logger: DaemonLogger) throws -> BlueZTransport {
+    static func make(config: DaemonSettings, identity: NodeIdentity, logger: DaemonLogger) throws -> BlueZTransport {
         var addressAllow: Set<String> = []
         var addressDeny: Set<String> = []
         for filter in config.bluez.allow { if case .address(let text) = filter { addressAllow.insert(text.uppercased()) } }

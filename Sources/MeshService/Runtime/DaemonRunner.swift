@@ -1,6 +1,7 @@
 import ControlProtocol
 import Dispatch
 import Glibc
+import MeshConfig
 import MeshCrypto
 import MeshLink
 import MeshNode
@@ -10,7 +11,7 @@ import MeshNode
 public enum DaemonRunner {
     /// Runs the daemon until SIGTERM or SIGINT; never returns. The caller must have blocked the
     /// watched signals before any thread started (`SignalWatcher.blockWatchedSignals()`).
-    public static func run(config: DaemonConfig, invocation: DaemonInvocation) -> Never {
+    public static func run(config: DaemonSettings, invocation: DaemonInvocation) -> Never {
         let logger = DaemonLogger(level: config.node.logLevel)
         let identity: NodeIdentity
         do throws(IdentityStoreError) {

@@ -1,3 +1,4 @@
+import MeshConfig
 import MeshCrypto
 import MeshLink
 import MeshNode
@@ -6,7 +7,7 @@ import UDPTransport
 /// Builds the transport a configuration names.
 enum TransportFactory {
     /// The transport; its counters and state reach `stats` and `status` through `MeshTransport.status`.
-    static func make(config: DaemonConfig, identity: NodeIdentity, logger: DaemonLogger) throws -> any MeshTransport {
+    static func make(config: DaemonSettings, identity: NodeIdentity, logger: DaemonLogger) throws -> any MeshTransport {
         switch config.transport.kind {
         case .udp:
             return try UDPTransport(configuration: UDPTransportConfiguration(config.udp))

@@ -17,7 +17,7 @@ public struct DaemonInvocation: Equatable, Sendable {
     /// The requested action.
     public var action: Action = .run
     /// The configuration file to read.
-    public var configPath = DaemonConfigLoader.defaultPath
+    public var configPath = ConfigLoader.defaultPath
     /// True when `--config` named the file, so it must exist.
     public var configPathGiven = false
     /// Settings given as flags, in order; they override the file.
@@ -27,7 +27,7 @@ public struct DaemonInvocation: Equatable, Sendable {
     public init() {}
 
     /// Loads the file (the default path may be missing), applies the flags, validates.
-    public func loadConfig() throws(ConfigError) -> DaemonConfig {
-        try DaemonConfigLoader.load(path: configPath, mayBeMissing: !configPathGiven, overrides: overrides)
+    public func loadConfig() throws(ConfigError) -> DaemonSettings {
+        try ConfigLoader.load(path: configPath, mayBeMissing: !configPathGiven, overrides: overrides)
     }
 }

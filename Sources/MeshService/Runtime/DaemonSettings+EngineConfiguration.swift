@@ -1,9 +1,10 @@
 import Flooding
 import Fragmenter
+import MeshConfig
 import MeshNode
 import MeshProtocol
 
-extension DaemonConfig {
+extension DaemonSettings {
     /// The engine configuration these settings describe.
     public var engineConfiguration: EngineConfiguration {
         var nodeAllow: Set<NodeID> = []

@@ -1,9 +1,9 @@
 import ControlProtocol
 import Doctor
 import Foundation
+import MeshConfig
 import Testing
-@testable import MeshService
-@testable import relayctl
+@testable import RelayctlKit
 
 /// The default control socket path is written once in code, `ControlSocketDefaults.path`; the
 /// docs and man pages keep its literal text, checked here.

@@ -1,3 +1,4 @@
+import MeshConfig
 import UDPTransport
 
 extension UDPTransportConfiguration {

@@ -1,7 +1,7 @@
 import MeshNode
 
 /// `[links]`: how many links may be in their key exchange at once, and for how long.
-public struct LinkAdmissionSettings: Equatable, Sendable {
+public struct LinkSettings: Equatable, Sendable {
     /// Most links without link keys at once, all transports together.
     public var maxUnkeyed = LinkAdmissionLimits().maxUnkeyedLinks
     /// Most links without link keys from one address.

@@ -1,4 +1,3 @@
-import GATTBridge
 import UDPTransport
 
 /// `[udp]` settings for the loopback UDP transport.

@@ -1,12 +1,11 @@
-import GATTBridge
-import UDPTransport
+import MeshLink
 
 /// `[bluez]` settings for the Bluetooth LE transport.
 public struct BlueZSettings: Equatable, Sendable {
     /// The BlueZ adapter, such as `hci0`.
     public var adapter = "hci0"
     /// The mesh's GATT service UUID.
-    public var serviceUUID = BlueZConfiguration.defaultServiceUUID
+    public var serviceUUID = MeshGATTIdentity.service
     /// When not empty, only these devices or nodes are linked.
     public var allow: [PeerFilter] = []
     /// These devices or nodes are never linked.

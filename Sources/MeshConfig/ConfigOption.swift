@@ -11,9 +11,9 @@ struct ConfigOption: Sendable {
     /// One line for `--help` and the example file.
     let summary: String
     /// Parses a value into the configuration.
-    let apply: @Sendable (inout DaemonConfig, String) throws(InvalidValue) -> Void
+    let apply: @Sendable (inout DaemonSettings, String) throws(InvalidValue) -> Void
     /// Prints the current value as the file would hold it.
-    let render: @Sendable (DaemonConfig) -> String
+    let render: @Sendable (DaemonSettings) -> String
 
     /// `section.key`, the canonical flag name.
     var name: String { "\(section).\(key)" }

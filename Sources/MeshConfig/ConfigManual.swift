@@ -11,7 +11,7 @@ public enum ConfigManual {
 
     /// One `.SS` per section, one `.TP` entry per option: key, value, summary, default and flags.
     public static var roff: String {
-        let defaults = DaemonConfig()
+        let defaults = DaemonSettings()
         var lines: [String] = []
         for section in ConfigSchema.sections {
             let options = ConfigSchema.options.filter { $0.section == section }

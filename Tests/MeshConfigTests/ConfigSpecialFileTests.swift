@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import MeshTestSupport
 import Testing
-@testable import MeshService
+@testable import MeshConfig
 
 /// Issue 11: `--config` naming a FIFO with no writer waited forever.
 @Suite("config files that are not regular files")
@@ -15,7 +15,7 @@ struct ConfigSpecialFileTests {
         let outcome = Recorder<String>()
         Thread.detachNewThread {
             do throws(ConfigError) {
-                _ = try DaemonConfigLoader.load(path: path, mayBeMissing: false, overrides: [])
+                _ = try ConfigLoader.load(path: path, mayBeMissing: false, overrides: [])
                 outcome.append("loaded")
             } catch {
                 outcome.append(error.description)
@@ -36,7 +36,7 @@ struct ConfigSpecialFileTests {
     ])
     func otherKinds(_ path: String, _ kind: String) {
         #expect(throws: ConfigError(file: path, line: nil, problem: .notRegularFile(kind))) {
-            try DaemonConfigLoader.readFile(path, mayBeMissing: false)
+            try ConfigLoader.readFile(path, mayBeMissing: false)
         }
     }
 }

@@ -1,12 +1,12 @@
 import Doctor
-import MeshService
+import MeshConfig
 
 /// Gathers `relayctl doctor`'s facts on this machine, every outside call bounded in time.
 enum DoctorGatherer {
     /// The set-up from meshnoded's configuration file (`--config`), or the package's defaults when
     /// no file is given and the default one does not exist.
     static func setup(configPath: String?, socketOverride: String?) throws(ConfigError) -> DoctorSetup {
-        let config = try DaemonConfigLoader.load(path: configPath ?? DaemonConfigLoader.defaultPath,
+        let config = try ConfigLoader.load(path: configPath ?? ConfigLoader.defaultPath,
                                                  mayBeMissing: configPath == nil, overrides: [])
         return DoctorSetup(controlGroup: config.node.controlGroup, adapter: config.bluez.adapter,
                            stateDirectory: config.node.stateDirectory,

@@ -1,7 +1,7 @@
 /// Everything meshnoded reads from meshnoded.conf and its flags, each with its shipped default.
 ///
-/// `DaemonConfig()` is the default configuration; `DaemonConfigLoader` applies a file and flags.
-public struct DaemonConfig: Equatable, Sendable {
+/// `DaemonSettings()` is the default configuration; `ConfigLoader` applies a file and flags.
+public struct DaemonSettings: Equatable, Sendable {
     /// `[node]`: who the node is and where it keeps its files.
     public var node = NodeSettings()
     /// `[transport]`: which transport carries frames.
@@ -25,7 +25,7 @@ public struct DaemonConfig: Equatable, Sendable {
     /// `[budget]`: what one neighbour may cost the others.
     public var budget = BudgetSettings()
     /// `[links]`: the budget and deadline of links still without link keys.
-    public var links = LinkAdmissionSettings()
+    public var links = LinkSettings()
 
     /// Creates the default configuration.
     public init() {}

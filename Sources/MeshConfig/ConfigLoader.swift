@@ -2,14 +2,14 @@ import ControlProtocol
 import Glibc
 import UDPTransport
 
-/// Builds a `DaemonConfig` from defaults, then the file, then command-line overrides.
-public enum DaemonConfigLoader {
+/// Builds a `DaemonSettings` from defaults, then the file, then command-line overrides.
+public enum ConfigLoader {
     /// Where meshnoded looks for its configuration unless `--config` says otherwise.
     public static let defaultPath = "/etc/meshnoded/meshnoded.conf"
 
     /// Loads the file at `path` (a missing file is fine only when `mayBeMissing`), then the overrides.
-    public static func load(path: String, mayBeMissing: Bool, overrides: [ConfigOverride]) throws(ConfigError) -> DaemonConfig {
-        var config = DaemonConfig()
+    public static func load(path: String, mayBeMissing: Bool, overrides: [ConfigOverride]) throws(ConfigError) -> DaemonSettings {
+        var config = DaemonSettings()
         if let bytes = try readFile(path, mayBeMissing: mayBeMissing) {
             try apply(ConfigFileParser.parse(bytes, file: path), file: path, to: &config)
         }
@@ -19,15 +19,15 @@ public enum DaemonConfigLoader {
     }
 
     /// Parses file text on top of the defaults and validates the result.
-    public static func parse(_ text: String, file: String) throws(ConfigError) -> DaemonConfig {
-        var config = DaemonConfig()
+    public static func parse(_ text: String, file: String) throws(ConfigError) -> DaemonSettings {
+        var config = DaemonSettings()
         try apply(ConfigFileParser.parse(Array(text.utf8), file: file), file: file, to: &config)
         try validate(config, file: file)
         return config
     }
 
     /// Applies file statements in order; the first bad line stops with its line number.
-    public static func apply(_ statements: [ConfigStatement], file: String, to config: inout DaemonConfig) throws(ConfigError) {
+    public static func apply(_ statements: [ConfigStatement], file: String, to config: inout DaemonSettings) throws(ConfigError) {
         var section: String?
         var firstLines: [String: Int] = [:]
         for statement in statements {
@@ -57,7 +57,7 @@ public enum DaemonConfigLoader {
     }
 
     /// Applies command-line overrides in order; a later flag wins over an earlier one.
-    public static func apply(_ overrides: [ConfigOverride], to config: inout DaemonConfig) throws(ConfigError) {
+    public static func apply(_ overrides: [ConfigOverride], to config: inout DaemonSettings) throws(ConfigError) {
         for override in overrides {
             guard let option = ConfigSchema.option(section: override.section, key: override.key) else {
                 throw ConfigError(file: override.flag, line: nil, problem: .badFlag("unknown option"))
@@ -72,7 +72,7 @@ public enum DaemonConfigLoader {
     }
 
     /// Checks rules that span several keys.
-    public static func validate(_ config: DaemonConfig, file: String) throws(ConfigError) {
+    public static func validate(_ config: DaemonSettings, file: String) throws(ConfigError) {
         let fail = { (detail: String) in ConfigError(file: file, line: nil, problem: .inconsistent(detail)) }
         guard config.node.controlSocket.utf8.count <= UnixSocketAddress.maxPathBytes else {
             throw fail("control socket path '\(config.node.controlSocket)' is longer than \(UnixSocketAddress.maxPathBytes) bytes")

@@ -49,7 +49,7 @@ public enum DaemonCommandLine {
             "Usage: meshnoded [--config PATH] [--SECTION.KEY=VALUE ...] [--check-config | --print-config]",
             "",
             "Runs a MeshNode relay. Settings come from the defaults, then the configuration file",
-            "(default \(DaemonConfigLoader.defaultPath); a missing default file is fine), then the",
+            "(default \(ConfigLoader.defaultPath); a missing default file is fine), then the",
             "flags below, later ones winning. Every flag takes '--flag=VALUE' or '--flag VALUE'.",
             "Durations are written 500ms, 10s, 2m or 1h; lists are comma-separated.",
             "",
@@ -59,7 +59,7 @@ public enum DaemonCommandLine {
             "      --version          print the version, exit",
             "  -h, --help             print this text, exit",
         ]
-        let defaults = DaemonConfig()
+        let defaults = DaemonSettings()
         for section in ConfigSchema.sections {
             lines.append("")
             lines.append("[\(section)]")

@@ -14,7 +14,7 @@ extension ConfigSchema {
 
     private static func duration(
         _ section: String, _ key: String, _ summary: String, _ range: ClosedRange<Duration>,
-        _ path: WritableKeyPath<DaemonConfig, Duration> & Sendable
+        _ path: WritableKeyPath<DaemonSettings, Duration> & Sendable
     ) -> ConfigOption {
         ConfigOption(
             section: section, key: key, alias: nil, valueHint: "DURATION", summary: summary,
@@ -24,7 +24,7 @@ extension ConfigSchema {
 
     private static func count(
         _ section: String, _ key: String, _ summary: String, _ range: ClosedRange<Int>,
-        _ path: WritableKeyPath<DaemonConfig, Int> & Sendable
+        _ path: WritableKeyPath<DaemonSettings, Int> & Sendable
     ) -> ConfigOption {
         ConfigOption(
             section: section, key: key, alias: nil, valueHint: "COUNT", summary: summary,

@@ -1,7 +1,7 @@
 import ControlProtocol
 import Testing
 import UDPTransport
-@testable import MeshService
+@testable import MeshConfig
 
 @Suite("meshnoded.conf parsing")
 struct ConfigFileTests {
@@ -55,7 +55,7 @@ struct ConfigFileTests {
     @Test("good and bad files give file:line:reason", arguments: cases)
     func table(_ testCase: Case) {
         do {
-            _ = try DaemonConfigLoader.parse(testCase.text, file: "meshnoded.conf")
+            _ = try ConfigLoader.parse(testCase.text, file: "meshnoded.conf")
             #expect(testCase.error == nil, "expected \(testCase.error ?? "")")
         } catch {
             #expect(error.description == testCase.error)
@@ -64,7 +64,7 @@ struct ConfigFileTests {
 
     @Test func unknownKeyErrorIsTyped() throws {
         let error = #expect(throws: ConfigError.self) {
-            try DaemonConfigLoader.parse("[relay]\nttl.mesage = 3\n", file: "meshnoded.conf")
+            try ConfigLoader.parse("[relay]\nttl.mesage = 3\n", file: "meshnoded.conf")
         }
         #expect(error?.file == "meshnoded.conf")
         #expect(error?.line == 2)
@@ -108,7 +108,7 @@ struct ConfigFileTests {
         [crypto]
         padding = off
         """
-        let config = try DaemonConfigLoader.parse(text, file: "test.conf")
+        let config = try ConfigLoader.parse(text, file: "test.conf")
         #expect(config.node.name == "Hallway 🐝")
         #expect(config.node.controlSocket == "/run/mesh/control.sock")
         #expect(config.node.logLevel == .debug)
@@ -117,7 +117,7 @@ struct ConfigFileTests {
         #expect(config.udp.neighbours.map(\.description) == ["127.0.0.1:7101", "127.0.0.1:7102"])
         #expect(config.udp.keepaliveInterval == .milliseconds(100))
         #expect(config.bluez.allow == [.address("AA:BB:CC:DD:EE:FF"), .node("00112233445566778899aabbccddeeff")])
-        #expect(config.relay.ttlMessage == 4 && config.relay.ttlJoin == 1 && config.engineConfiguration.hopLimits.limit(for: .heartbeat) == 0)
+        #expect(config.relay.ttlMessage == 4 && config.relay.ttlJoin == 1 && config.relay.hopLimits.limit(for: .heartbeat) == 0)
         #expect(config.timers.heartbeatInterval == .seconds(120))
         #expect(config.timers.rekeyInterval == .seconds(7200))
         #expect(config.seen.expiry == .seconds(900))
@@ -126,7 +126,7 @@ struct ConfigFileTests {
     }
 
     @Test func defaultsMatchTheDocumentedValues() {
-        let config = DaemonConfig()
+        let config = DaemonSettings()
         #expect(config.node.controlSocket == ControlSocketDefaults.path)
         #expect(config.udp.mtu == 185 && config.udp.loss == 0)
         #expect(config.relay.ttlMessage == 3 && config.relay.ttlJoin == 2)
@@ -136,26 +136,26 @@ struct ConfigFileTests {
     }
 
     @Test func renderedConfigParsesBackToTheSameValue() throws {
-        var config = DaemonConfig()
+        var config = DaemonSettings()
         config.node.controlSocketOverride = "/tmp/x.sock"
         config.udp.neighbours = [try UDPEndpoint(parsing: "127.0.0.1:9"), try UDPEndpoint(parsing: "127.0.0.3:10")]
         config.udp.keepaliveInterval = .milliseconds(250)
         config.bluez.deny = [.address("AA:BB:CC:DD:EE:FF")]
-        #expect(try DaemonConfigLoader.parse(config.rendered(), file: "x") == config)
-        #expect(try DaemonConfigLoader.parse(DaemonConfig().rendered(), file: "x") == DaemonConfig())
+        #expect(try ConfigLoader.parse(config.rendered(), file: "x") == config)
+        #expect(try ConfigLoader.parse(DaemonSettings().rendered(), file: "x") == DaemonSettings())
     }
 
     @Test func fileAndLineLimits() {
         let long = "[node]\nname = " + String(repeating: "a", count: ConfigFileParser.maxLineBytes) + "\n"
         #expect(throws: ConfigError(file: "f", line: 2, problem: .lineTooLong(limit: 1024))) {
-            try DaemonConfigLoader.parse(long, file: "f")
+            try ConfigLoader.parse(long, file: "f")
         }
         let huge = String(repeating: "# padding\n", count: ConfigFileParser.maxFileBytes / 10 + 1)
         #expect(throws: ConfigError(file: "f", line: nil, problem: .fileTooLarge(limit: 65_536))) {
-            try DaemonConfigLoader.parse(huge, file: "f")
+            try ConfigLoader.parse(huge, file: "f")
         }
         #expect(throws: ConfigError(file: "f", line: nil, problem: .notText)) {
-            try DaemonConfigLoader.parse("[node]\nname = a\u{0}b\n", file: "f")
+            try ConfigLoader.parse("[node]\nname = a\u{0}b\n", file: "f")
         }
     }
 

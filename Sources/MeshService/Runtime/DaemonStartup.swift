@@ -1,3 +1,5 @@
+import MeshConfig
+
 /// Turns meshnoded's command line into either a configuration to run with or an exit.
 public enum DaemonStartup {
     /// Exit code for a bad command line (EX_USAGE).
@@ -10,7 +12,7 @@ public enum DaemonStartup {
         /// Print `output` on stdout and `error` on stderr, then exit with `code`.
         case exit(code: Int32, output: String, error: String)
         /// Run with this configuration.
-        case run(DaemonConfig, DaemonInvocation)
+        case run(DaemonSettings, DaemonInvocation)
     }
 
     /// Parses the arguments (without the program name) and loads the configuration.
@@ -26,7 +28,7 @@ public enum DaemonStartup {
         case .version: return .exit(code: 0, output: "meshnoded \(DaemonVersion.current)\n", error: "")
         default: break
         }
-        let config: DaemonConfig
+        let config: DaemonSettings
         do {
             config = try invocation.loadConfig()
         } catch {

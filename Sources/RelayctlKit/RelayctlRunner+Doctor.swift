@@ -1,6 +1,6 @@
 import Doctor
 import FoundationEssentials
-import MeshService
+import MeshConfig
 
 extension RelayctlRunner {
     /// `relayctl doctor`: gathers the facts, judges them, prints one line per check (or the report as

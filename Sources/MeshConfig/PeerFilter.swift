@@ -1,5 +1,3 @@
-import GATTBridge
-import UDPTransport
 
 /// One entry of a BlueZ allow or deny list.
 public enum PeerFilter: Hashable, Sendable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-extension DaemonConfig {
+extension DaemonSettings {
     /// The configuration as meshnoded.conf text, every key present; parsing it gives this value back.
     public func rendered() -> String {
         var lines: [String] = []

@@ -1,8 +1,8 @@
 import ControlProtocol
 import Foundation
 import Testing
-@testable import MeshService
-@testable import relayctl
+@testable import MeshConfig
+@testable import RelayctlKit
 
 /// The man pages in man/ against the tables that drive `--help`, and against `man` itself.
 @Suite("man pages match the option tables and render cleanly")
