@@ -42,7 +42,7 @@ BUILDDIR   := $(SCRATCH)/release
 STAGE      := $(abspath $(SCRATCH))/stage
 SERVICE_USER := meshnode
 # The package version: DaemonVersion.swift's unless given (make deb VERSION=0.1.0+test1).
-VERSION    ?= $(shell sed -n 's/.*current = "\(.*\)".*/\1/p' Sources/MeshService/Config/DaemonVersion.swift)
+VERSION    ?= $(shell sed -n 's/.*current = "\(.*\)".*/\1/p' Sources/MeshService/Runtime/DaemonVersion.swift)
 DEBDIR     ?= .build/deb
 
 .PHONY: build install uninstall verify-unit deb print-version clean

@@ -16,8 +16,8 @@ let package = Package(
         .library(name: "Fragmenter", targets: ["Fragmenter"]),
         .library(name: "MeshCrypto", targets: ["MeshCrypto"]),
         .library(name: "ControlProtocol", targets: ["ControlProtocol"]),
-        .library(name: "BoundedJSON", targets: ["BoundedJSON"]),
         .library(name: "DBusKit", targets: ["DBusKit"]),
+        .library(name: "MeshConfig", targets: ["MeshConfig"]),
         .library(name: "MeshService", targets: ["MeshService"]),
     ],
     targets: [
@@ -28,7 +28,7 @@ let package = Package(
                        providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd",
                        providers: [.apt(["libsystemd-dev"])]),
-        // glibc's timerfd, which the Swift Glibc module leaves out (the runtime's relay wake-up).
+        // glibc's timerfd, which the Swift Glibc module leaves out (the engine driver's relay wake-up).
         .systemLibrary(name: "CTimerFD", path: "Sources/CTimerFD"),
         // glibc's adjtimex, which the Swift Glibc module leaves out (relayctl doctor's clock check).
         .systemLibrary(name: "CTimex", path: "Sources/CTimex"),
@@ -50,23 +50,25 @@ let package = Package(
         .target(name: "GATTBridge", dependencies: ["DBusKit", "MeshLink"]),
         // Loopback UDP links for tests and local meshes (docs/OPERATIONS.md, "UDP link protocol").
         .target(name: "UDPTransport", dependencies: ["MeshProtocol", "MeshLink", "PosixThread"]),
-        // Codable JSON without Foundation (bounded parser, JSONEncoder's output form): keeps ICU and
-        // FoundationEssentials out of meshnoded; relayctl doctor uses FoundationEssentials' coders
-        // (docs/PERFORMANCE.md, "Footprint"; issue 20 replaces this module with them).
-        .target(name: "BoundedJSON"),
         // `relayctl doctor`'s decisions: facts about this machine in, OK / SKIP / WARN / FAIL findings out (pure).
         .target(name: "Doctor"),
-        // The control socket's requests, replies, reports and events: all relayctl needs.
-        .target(name: "ControlProtocol", dependencies: ["MeshProtocol", "BoundedJSON"]),
+        // The control socket's requests, replies, reports and events, coded with FoundationEssentials'
+        // JSONEncoder and JSONDecoder within the protocol's bounds (docs/CONTROL.md).
+        .target(name: "ControlProtocol", dependencies: ["MeshProtocol"]),
+        // meshnoded.conf and meshnoded's flags: the option table, the parser, file:line problems, the
+        // man page's option list. Links no D-Bus, systemd or daemon (fuzzers, relayctl doctor, tests).
+        .target(name: "MeshConfig", dependencies: ["MeshProtocol", "MeshLink", "Flooding", "MeshNode", "UDPTransport", "ControlProtocol"]),
         .target(name: "MeshService", dependencies: [
             "MeshProtocol", "MeshLink", "Fragmenter", "MeshCrypto", "Flooding", "MeshNode", "GATTBridge", "UDPTransport",
-            "ControlProtocol", "CSystemd", "CTimerFD", "PosixThread",
+            "ControlProtocol", "MeshConfig", "CSystemd", "CTimerFD", "PosixThread",
         ]),
 
         // Executables.
         .executableTarget(name: "meshnoded", dependencies: ["MeshService", "MeshCrypto"]),
-        // relayctl doctor reads meshnoded's configuration (MeshService) and asks the system bus (DBusKit).
-        .executableTarget(name: "relayctl", dependencies: ["ControlProtocol", "MeshProtocol", "Doctor", "DBusKit", "CTimex", "MeshService"]),
+        // relayctl's logic: arguments, help, the control client, formatting, doctor's probes. relayctl doctor
+        // reads meshnoded's configuration (MeshConfig) and asks the system bus (DBusKit).
+        .target(name: "RelayctlKit", dependencies: ["ControlProtocol", "MeshProtocol", "Doctor", "DBusKit", "CTimex", "MeshConfig"]),
+        .executableTarget(name: "relayctl", dependencies: ["RelayctlKit"]),
         .executableTarget(name: "meshbench", dependencies: [
             "MeshProtocol", "MeshLink", "Flooding", "MeshNode", "MeshSim", "MeshCrypto", "Fragmenter", "CAllocationCounter",
         ]),
@@ -78,22 +80,25 @@ let package = Package(
         // A hostile but protocol-correct neighbour that floods one node over loopback UDP (issue 11).
         .executableTarget(name: "meshflood", dependencies: ["MeshProtocol", "MeshLink", "MeshCrypto", "Fragmenter", "UDPTransport"]),
         // The engine alone on scripts/daemon-cpu.sh's flood, beside meshnoded's whole-process CPU (issue 12).
-        .executableTarget(name: "enginecpu", dependencies: ["MeshProtocol", "MeshLink", "MeshCrypto", "MeshNode", "Fragmenter", "MeshService"]),
+        .executableTarget(name: "enginecpu", dependencies: ["MeshProtocol", "MeshLink", "MeshCrypto", "MeshNode", "Fragmenter", "MeshService", "MeshConfig"]),
 
         // Test utilities shared by the test targets (used only by tests).
         .target(name: "MeshTestSupport"),
 
         // Tests.
         .testTarget(name: "MeshProtocolTests", dependencies: ["MeshProtocol"]),
-        .testTarget(name: "BoundedJSONTests", dependencies: ["BoundedJSON"]),
+        .testTarget(name: "MeshConfigTests", dependencies: ["MeshConfig", "ControlProtocol", "UDPTransport", "MeshTestSupport"]),
         .testTarget(name: "DoctorTests", dependencies: ["Doctor"]),
+        .testTarget(name: "RelayctlKitTests", dependencies: [
+            "RelayctlKit", "ControlProtocol", "MeshConfig", "Doctor",
+        ]),
         .testTarget(name: "FragmenterTests", dependencies: ["MeshProtocol", "Fragmenter"]),
         .testTarget(name: "MeshCryptoTests", dependencies: ["MeshProtocol", "MeshCrypto"]),
         .testTarget(name: "FloodingTests", dependencies: ["MeshProtocol", "Flooding"]),
         .testTarget(name: "MeshNodeTests", dependencies: ["MeshProtocol", "MeshLink", "MeshCrypto", "Flooding", "MeshNode", "MeshSim"]),
         .testTarget(name: "GATTBridgeTests", dependencies: ["MeshLink", "DBusKit", "GATTBridge"]),
         .testTarget(name: "MeshServiceTests", dependencies: [
-            "MeshProtocol", "MeshCrypto", "Flooding", "MeshNode", "MeshService", "ControlProtocol", "relayctl", "Doctor",
+            "MeshProtocol", "MeshCrypto", "Flooding", "MeshNode", "MeshService", "MeshConfig", "ControlProtocol", "RelayctlKit", "Doctor",
             "MeshLink", "UDPTransport", "MeshTestSupport",
         ]),
         .testTarget(name: "UDPTransportTests", dependencies: ["MeshProtocol", "MeshLink", "UDPTransport", "MeshTestSupport", "PosixThread"]),

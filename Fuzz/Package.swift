@@ -30,11 +30,10 @@ let package = Package(
         ]),
         .executableTarget(name: "fuzz-control", dependencies: [
             "FuzzSupport", .product(name: "ControlProtocol", package: "MeshNode"),
-            .product(name: "BoundedJSON", package: "MeshNode"),
             .product(name: "MeshProtocol", package: "MeshNode"),
         ]),
         .executableTarget(name: "fuzz-config", dependencies: [
-            "FuzzSupport", .product(name: "MeshService", package: "MeshNode"),
+            "FuzzSupport", .product(name: "MeshConfig", package: "MeshNode"),
         ]),
         .executableTarget(name: "fuzz-dbus", dependencies: [
             "FuzzSupport", .product(name: "DBusKit", package: "MeshNode"),

@@ -1,5 +1,6 @@
 // Fails when a target imports a module of this package that Package.swift does not declare as
-// its dependency (SwiftPM accepts imports that arrive through another module's dependencies).
+// its dependency (SwiftPM accepts imports that arrive through another module's dependencies), and
+// when MeshConfig or RelayctlKit comes to depend on the daemon (the `forbidden` rules below).
 // Usage: swift package dump-package | swift scripts/check-imports.swift
 import Foundation
 
@@ -50,6 +51,34 @@ for target in manifest.targets where target.type != "system" {
         }
     }
 }
+
+// The seams: modules that must not reach these, directly or through their dependencies.
+let forbidden: [String: Set<String>] = [
+    // Fuzzers, relayctl and the man-page tests link the configuration without the daemon or D-Bus.
+    "MeshConfig": ["MeshService", "GATTBridge", "DBusKit", "CDBus", "CSystemd"],
+    // relayctl's logic links no daemon and no libsystemd.
+    "RelayctlKit": ["MeshService", "CSystemd"],
+]
+let dependencies = Dictionary(uniqueKeysWithValues: manifest.targets.map { ($0.name, $0.dependencies.map(\.name)) })
+func reached(from name: String) -> Set<String> {
+    var seen: Set<String> = []
+    var pending = dependencies[name] ?? []
+    while let next = pending.popLast() {
+        if seen.insert(next).inserted { pending += dependencies[next] ?? [] }
+    }
+    return seen
+}
+var seamProblems: [String] = []
+for (module, banned) in forbidden.sorted(by: { $0.key < $1.key }) {
+    guard dependencies[module] != nil else {
+        seamProblems.append("\(module) is not in Package.swift; update the rules in scripts/check-imports.swift")
+        continue
+    }
+    for name in reached(from: module).intersection(banned).sorted() {
+        seamProblems.append("\(module) depends on \(name), directly or through its dependencies")
+    }
+}
 for problem in problems.sorted() { print("undeclared import: \(problem)") }
-if !problems.isEmpty { exit(1) }
-print("imports: every module a target imports from this package is declared")
+for problem in seamProblems { print("seam crossed: \(problem)") }
+if !problems.isEmpty || !seamProblems.isEmpty { exit(1) }
+print("imports: every module a target imports from this package is declared; MeshConfig and RelayctlKit keep their seams")

@@ -169,9 +169,7 @@ def hello(work):
 
 
 def idle(mesh, base, settle, idle_after):
-    """RSS `settle` s after start (start-up's code pages still mapped) and `idle_after` s after
-    start, once meshnoded has given those pages back (ResidentPageRelease, 20 s after start) and
-    mapped again what it still runs."""
+    """RSS `settle` s after start and again `idle_after` s after start, at idle."""
     p, sock = mesh.node("idle", base)
     started = time.monotonic()
     mesh.wait_neighbours(sock, 0, 10)
@@ -263,7 +261,7 @@ def main():
     ap.add_argument("--flood-seconds", type=float, default=20)
     ap.add_argument("--settle", type=float, default=5)
     ap.add_argument("--idle-after", type=float, default=40,
-                    help="seconds after start for the idle figure (meshnoded gives start-up's pages back at 20 s)")
+                    help="seconds after start for the idle figure")
     ap.add_argument("--no-hello", action="store_true", help="skip the hello-world builds")
     ap.add_argument("--quiet", type=float, default=12, help="seconds flooders idle after linking")
     a = ap.parse_args()

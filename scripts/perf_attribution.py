@@ -14,7 +14,7 @@ CATEGORIES = [
     ("logging", ["DaemonLogger.", "LogFormat.", "LogFields.", "PlainText.sanitized"]),
     ("engine: the rest", ["MeshEngine."]),
     ("watch events", ["NodeRuntime.report", "NodeRuntime.broadcast"]),
-    ("inbox and queue hop", ["NodeRuntime.enqueue", "FairInbox", "NodeRuntime.drainInbox", "EngineInbox."]),
+    ("inbox and queue hop", ["NodeRuntime.enqueue", "FairInbox", "NodeRuntime.drainInbox", "EngineInbox.", "EngineDriver."]),
     ("runtime: perform actions", ["NodeRuntime.perform", "NodeRuntime.handle"]),
     ("UDP send (relayed frames)", ["UDPTransport.send("]),
     ("UDP receive", ["UDPTransport.drainSocket", "UDPSocket.receive"]),

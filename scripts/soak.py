@@ -8,8 +8,8 @@ broadcast from a random node every second. Checks, and exits 1 when one fails:
   - memory of each long-lived node stays under --max-rss-mb, and in runs of 10 minutes or more
     is flat: the slope of its anonymous memory (RssAnon: heap, stacks; where a leak would show)
     over the second half of the run is at most --max-slope KB/min (a shorter run sees only the
-    bounded caches filling: the seen cache alone grows to 6.7 MiB). Not RSS: its file pages fall
-    and come back each time meshnoded gives its code pages back (every 10 minutes);
+    bounded caches filling: the seen cache alone grows to 6.7 MiB). Not RSS: its file pages
+    (code mapped as it runs) are not a leak;
   - at least 99 % of probe deliveries arrive where a path within the hop limit existed when the
     probe was sent: every link on it up (not cut, both ends running) from STABLE_BEFORE seconds
     before the send to STABLE_AFTER seconds after.

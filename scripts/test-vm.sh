@@ -58,9 +58,10 @@ scenario "line of 5" 6 --btvirt "$fixed_btvirt" Tests/VM/meshnoded-line5.sh "$bi
 scenario client 4 --btvirt "$fixed_btvirt" Tests/VM/meshnoded-client.sh "$bin"
 scenario "no bluetoothd" 3 Tests/VM/meshnoded-nobluez.sh "$bin"
 scenario doctor 2 Tests/VM/relayctl-doctor.sh "$bin"
-# The outage scenario is out of the default run until the redial after an adapter power cycle is
-# reliable (the truncated first frames are fixed; BLUEZ.md, "What is left"); MESHNODE_VM_OUTAGE=1
-# runs it, with three attempts.
+# The outage scenario is out of the default run: the redial after an adapter power cycle and the
+# first frames' size are fixed, but bluetoothd 5.66 segfaults in its GATT server's write path and
+# meshnoded has crashed in libdispatch under it (BLUEZ.md, "What is left", series of 2026-12-03);
+# MESHNODE_VM_OUTAGE=1 runs it, with three attempts.
 if [ "${MESHNODE_VM_OUTAGE:-0}" = 1 ]; then
   ATTEMPTS=3 scenario outage 4 --btvirt "$fixed_btvirt" Tests/VM/meshnoded-outage.sh "$bin"
 fi

@@ -9,6 +9,8 @@ cd "$(dirname "$0")/.."
 source scripts/install-deps.sh
 echo "== imports: every module a target imports is declared in Package.swift"
 swift package dump-package | swift scripts/check-imports.swift
+echo "== module graph: docs/ARCHITECTURE.md and docs/module-graph.{dot,svg} match Package.swift"
+swift package dump-package | python3 scripts/module-graph.py --check
 echo "== build (warnings are errors)"
 swift build --build-tests -Xswiftc -warnings-as-errors
 echo "== bash completion of relayctl"

@@ -10,7 +10,8 @@ public struct StatusReport: Codable, Equatable, Sendable {
     public var name: String
     /// `udp` or `bluez`.
     public var transport: String
-    /// Where the daemon is in its life, such as `starting`, `running` or `stopping`.
+    /// Where the daemon is in its life: a `RuntimeState`'s raw value (`starting`, `running`,
+    /// `stopping`); a string, so that a state a newer daemon adds still decodes.
     public var state: String
     /// Seconds since the daemon started.
     public var uptimeSeconds: Double
@@ -28,14 +29,14 @@ public struct StatusReport: Codable, Equatable, Sendable {
 
     /// Creates a status report.
     public init(
-        nodeID: NodeID, name: String, transport: String, state: String, uptimeSeconds: Double,
+        nodeID: NodeID, name: String, transport: String, state: RuntimeState, uptimeSeconds: Double,
         neighbourCount: Int, knownNodeCount: Int, version: String, transportState: String? = nil, clock: ClockReport? = nil
     ) {
         self.nodeID = nodeID.hex
         self.shortID = nodeID.shortID
         self.name = name
         self.transport = transport
-        self.state = state
+        self.state = state.rawValue
         self.uptimeSeconds = uptimeSeconds
         self.neighbourCount = neighbourCount
         self.knownNodeCount = knownNodeCount

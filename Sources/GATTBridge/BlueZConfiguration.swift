@@ -40,13 +40,13 @@ public struct BlueZConfiguration: Equatable, Sendable {
     public var busAddress: String?
 
     /// The default service UUID (this project's own; see docs/BLUEZ.md).
-    public static let defaultServiceUUID = "8f2c0001-5e1a-4c7b-9d3e-6d657368ee01"
+    public static let defaultServiceUUID = MeshGATTIdentity.service
     /// The default message characteristic UUID.
-    public static let defaultMessageUUID = "8f2c0002-5e1a-4c7b-9d3e-6d657368ee01"
+    public static let defaultMessageUUID = MeshGATTIdentity.messageCharacteristic
     /// The default profile characteristic UUID.
-    public static let defaultProfileUUID = "8f2c0003-5e1a-4c7b-9d3e-6d657368ee01"
+    public static let defaultProfileUUID = MeshGATTIdentity.profileCharacteristic
     /// The default UUID of client slot 0 (slot k: `8f2c0100` + k in the first group).
-    public static let defaultSlotBaseUUID = "8f2c0100-5e1a-4c7b-9d3e-6d657368ee01"
+    public static let defaultSlotBaseUUID = MeshGATTIdentity.clientSlotBase
 
     /// The UUIDs of the client slot characteristics we export, slot 0 first.
     public var slotUUIDs: [String] { (0..<clientSlots).compactMap { ClientSlots.uuid(base: slotBaseUUID, slot: $0) } }

@@ -27,7 +27,6 @@ extension BlueZSession {
                 return
             }
             if peer != .unresolved, let changed = links.setPeer(device: path, peer) {
-                readMTU(path)
                 peerResolved(changed)
             }
             if let rssi = device.rssi, let id = links.setRSSI(device: path, rssi) {
@@ -113,13 +112,15 @@ extension BlueZSession {
         // A link to the device we are dialling (its first write can come before our own lookup) ends
         // the attempt: otherwise it would hold the one attempt slot until its deadline.
         if ours { finishAttempt() } else { refreshAdvertisement() }
+        // A link that came up is a success whoever dialled: a node that only ever gets dialled would
+        // otherwise keep every earlier loss and wait 120 s before dialling that peer itself.
+        backoff.recordSuccess(address)
         if peer != .unresolved { peerResolved(record) }
-        readMTU(path)
         return links.links[record.id]
     }
 
     /// An ATT MTU seen on the device's current connection (an exchange signal, a write's option, a
-    /// read of the property): raises the link's MTU. For a connection that started before we watched,
+    /// characteristic object added while connected): raises the link's MTU. For a connection that started before we watched,
     /// the value is taken as it is.
     func mtuSeen(device: String, attMTU: Int) {
         if connectionMTU.tracks(device) {
@@ -127,19 +128,6 @@ extension BlueZSession {
             updateMTU(device: device, attMTU: mtu)
         } else {
             updateMTU(device: device, attMTU: attMTU)
-        }
-    }
-
-    /// Reads the `MTU` property of the peer's message characteristic from bluetoothd: its getter
-    /// answers the MTU of the live connection, while the signal for it comes only with an exchange
-    /// that raised it, so a cached object keeps the previous connection's value in the mirror.
-    func readMTU(_ device: String) {
-        guard let characteristic = remoteCharacteristic(device)?.path, cache.device(device)?.connected == true else { return }
-        call(path: characteristic, interface: DBusObjectTree.properties, member: "Get",
-             [.string(BlueZ.characteristic), .string("MTU")]) { [self] result in
-            guard case .success(let args) = result, let mtu = try? args.at(0).uint16(),
-                  cache.device(device)?.connected == true else { return }
-            mtuSeen(device: device, attMTU: Int(mtu))
         }
     }
 

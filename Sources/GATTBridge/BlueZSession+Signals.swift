@@ -31,7 +31,9 @@ extension BlueZSession {
             case (DBusObjectTree.objectManager, "InterfacesAdded"):
                 let args = try message.arguments()
                 let object = try args.at(0).objectPath()
-                try cache.interfacesAdded(path: object, interfaces: try args.at(1))
+                let interfaces = try args.at(1)
+                try cache.interfacesAdded(path: object, interfaces: interfaces)
+                characteristicAdded(object, interfaces: interfaces)
                 objectAdded(object)
             case (DBusObjectTree.objectManager, "InterfacesRemoved"):
                 let args = try message.arguments()
@@ -54,6 +56,16 @@ extension BlueZSession {
             count { $0.badSignals += 1; $0.dbus.record(error) }
             log(.warning, "ignored a malformed \(member) signal: \(error.summary)")
         }
+    }
+
+    /// A characteristic object bluetoothd creates while the device is connected carries the `MTU` of
+    /// that live connection (its getter runs as the signal is built): evidence for the connection, as
+    /// an exchange signal is. Objects kept from an earlier connection are not added again.
+    private func characteristicAdded(_ path: String, interfaces: DBusValue) {
+        guard path.hasPrefix(adapterPath + "/"), let device = BlueZObjectCache.devicePath(containing: path),
+              connectionMTU.tracks(device),
+              let mtu = try? interfaces.interfaceMap()[BlueZ.characteristic]?["MTU"]?.uint16() else { return }
+        mtuSeen(device: device, attMTU: Int(mtu))
     }
 
     private func objectAdded(_ path: String) {
@@ -106,7 +118,6 @@ extension BlueZSession {
             let connected = try? changed["Connected"]?.bool()
             if connected == true, !connectionMTU.connected(path) { log(.warning, "too many connections to track their ATT MTU") }
             if connected == false { connectionMTU.disconnected(path) }
-            if (try? changed["ServicesResolved"]?.bool()) == true { readMTU(path) }
             // The advertisement goes off-air when a central connects and stays off after it leaves,
             // whether or not a link came of it: register it again on every change.
             if connected != nil { refreshAdvertisement() }

@@ -109,6 +109,9 @@ public final class BlueZTransport: MeshTransport {
     /// "waiting for bluetoothd (retry in 4 s)".
     public var stateSummary: String { state.summary(at: BlueZClock.now()) }
 
+    /// The counters and the state line, for the daemon's `stats` and `status`.
+    public var status: TransportStatus { TransportStatus(counters: CounterDictionary.make(from: counters), summary: stateSummary) }
+
     /// Sets the profile characteristic's value and whether it may be read (`discoverable`).
     public func setProfile(_ value: [UInt8], discoverable: Bool) {
         let bounded = Array(value.prefix(GATTRequest.maxValueLength))

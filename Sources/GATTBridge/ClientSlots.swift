@@ -1,3 +1,5 @@
+import MeshLink
+
 /// Which client without a GATT server holds which notify slot. A pure value; time is passed in.
 ///
 /// BlueZ 5.66 sends a characteristic's notification to every device subscribed to it and never says
@@ -17,9 +19,9 @@ public struct ClientSlots: Equatable, Sendable {
     }
 
     /// Slots a node exports by default.
-    public static let defaultCount = 4
+    public static let defaultCount = ClientSlotLimits.defaultCount
     /// Most slots a node may export.
-    public static let maxCount = 16
+    public static let maxCount = ClientSlotLimits.maxCount
     /// Seconds an unlinked claim is kept (the client claimed, but sent no frame).
     public static let claimTimeout = 15.0
 
@@ -85,21 +87,4 @@ public struct ClientSlots: Equatable, Sendable {
         let hex = String(first + UInt32(slot), radix: 16)
         return String(repeating: "0", count: 8 - hex.count) + hex + base[dash...].lowercased()
     }
-}
-
-/// What a write to a slot characteristic does.
-public enum SlotClaim: Equatable, Sendable {
-    /// The slot was free and is now the writer's.
-    case granted
-    /// The writer already holds this slot.
-    case held
-    /// Another device holds the slot; `exhausted` when every slot is held.
-    case taken(exhausted: Bool)
-    /// The writer holds another slot (one slot per device).
-    case holdsAnother(Int)
-    /// No such slot.
-    case noSuchSlot
-
-    /// Whether the write is accepted.
-    public var accepted: Bool { self == .granted || self == .held }
 }

@@ -7,11 +7,8 @@ public protocol MeshTransport: AnyObject, Sendable {
     ///
     /// `handler` runs on the transport's own thread (BlueZ: the D-Bus loop thread; UDP: its socket
     /// queue), so it must never block or wait for the transport: it hands the event on and returns.
-    /// The daemon's handler only enqueues into its bounded per-link inbox (`FairInbox`).
+    /// The daemon's handler only enqueues into the engine driver's bounded per-link inbox.
     func start(handler: @escaping @Sendable (TransportEvent) -> Void) throws
-    /// Starts the transport as `start(handler:)` does; a transport with a reader thread of its
-    /// own also calls `readerHooks` around every batch it delivers from that thread.
-    func start(handler: @escaping @Sendable (TransportEvent) -> Void, readerHooks: TransportReaderHooks) throws
     /// Sends one frame on a link; never blocks. See ``SendOutcome`` for what `.sent` promises: a
     /// transport may only accept the frame here and decide on its own thread (BlueZ does).
     func send(_ frame: [UInt8], on link: LinkID) -> SendOutcome
@@ -22,14 +19,14 @@ public protocol MeshTransport: AnyObject, Sendable {
     /// Tells the transport that the engine completed the link's key exchange, so its slot
     /// table may prefer it over links that have none (a transport that has no such table ignores it).
     func linkKeyed(_ link: LinkID)
+    /// The transport's counters and progress now; any thread.
+    var status: TransportStatus { get }
 }
 
 extension MeshTransport {
-    /// Starts with `start(handler:)`: the transport has no reader thread, so the hooks never run.
-    public func start(handler: @escaping @Sendable (TransportEvent) -> Void, readerHooks: TransportReaderHooks) throws {
-        try start(handler: handler)
-    }
-
     /// Does nothing: the transport keeps no slot preference.
     public func linkKeyed(_ link: LinkID) {}
+
+    /// No counters and nothing to say: a transport that keeps neither (test stand-ins).
+    public var status: TransportStatus { TransportStatus() }
 }

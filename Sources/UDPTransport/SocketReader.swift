@@ -1,6 +1,5 @@
 import Dispatch
 import Glibc
-import MeshLink
 import PosixThread
 
 /// A thread of its own that sleeps in `poll` until a socket is readable, then runs
@@ -13,16 +12,13 @@ import PosixThread
 /// re-arm the source. Here the kernel wakes this thread, and that is all (docs/PERFORMANCE.md,
 /// "The daemon: CPU per relayed message").
 ///
-/// `onReadable` returns true when it stopped at its batch bound with data possibly still
-/// waiting. `hooks`, when given, run on this thread around every batch, outside the queue:
-/// the owner of the events may then handle them right here instead of waking a thread.
+/// `onReadable` reads a bounded batch; the loop polls again after it.
 final class SocketReader: Sendable {
     private let waiter: StoppableWait
 
     /// Starts the thread; `onExit` runs on it after `stop`, once it no longer reads `fd`.
     init(
-        fd: Int32, queue: DispatchQueue, hooks: TransportReaderHooks? = nil,
-        onReadable: @escaping @Sendable () -> Bool, onExit: @escaping @Sendable () -> Void
+        fd: Int32, queue: DispatchQueue, onReadable: @escaping @Sendable () -> Void, onExit: @escaping @Sendable () -> Void
     ) throws(UDPTransportError) {
         do {
             waiter = try StoppableWait()
@@ -32,7 +28,7 @@ final class SocketReader: Sendable {
             }
         }
         let result = DetachedThread.start(name: "udp-reader") { [waiter] in
-            Self.loop(fd: fd, waiter: waiter, queue: queue, hooks: hooks, onReadable: onReadable)
+            Self.loop(fd: fd, waiter: waiter, queue: queue, onReadable: onReadable)
             onExit()
         }
         guard result == 0 else { throw .system(call: "pthread_create", errno: result) }
@@ -43,16 +39,12 @@ final class SocketReader: Sendable {
         waiter.stop()
     }
 
-    private static func loop(
-        fd: Int32, waiter: StoppableWait, queue: DispatchQueue, hooks: TransportReaderHooks?, onReadable: @Sendable () -> Bool
-    ) {
+    private static func loop(fd: Int32, waiter: StoppableWait, queue: DispatchQueue, onReadable: @Sendable () -> Void) {
         while let events = waiter.wait(for: fd) {
             let socketEvents = Int32(events)
             if socketEvents & Int32(POLLNVAL) != 0 { return }
             guard socketEvents & (Int32(POLLIN) | Int32(POLLERR)) != 0 else { continue }
-            hooks?.willDeliver()
-            let moreWaiting = queue.sync { onReadable() }
-            hooks?.didDeliver(moreWaiting)
+            queue.sync { onReadable() }
         }
     }
 }

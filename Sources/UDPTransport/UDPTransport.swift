@@ -57,22 +57,12 @@ public final class UDPTransport: MeshTransport, Sendable {
 
     /// Starts reading, keepalives and connects; `handler` runs on the transport's queue.
     public func start(handler: @escaping @Sendable (TransportEvent) -> Void) throws {
-        try start(handler: handler, hooks: nil)
-    }
-
-    /// Starts as `start(handler:)` does; `readerHooks` run on the socket reader thread around
-    /// every batch of datagrams it reads (up to 64, until the socket is empty).
-    public func start(handler: @escaping @Sendable (TransportEvent) -> Void, readerHooks: TransportReaderHooks) throws {
-        try start(handler: handler, hooks: readerHooks)
-    }
-
-    private func start(handler: @escaping @Sendable (TransportEvent) -> Void, hooks: TransportReaderHooks?) throws {
         try state.withLock { state throws(UDPTransportError) in
             guard !state.started, !state.stopped else { throw .alreadyStarted }
             state.started = true
             state.handler = handler
             let reader = try SocketReader(
-                fd: socket.fd, queue: queue, hooks: hooks, onReadable: { [weak self] in self?.drainSocket() ?? false },
+                fd: socket.fd, queue: queue, onReadable: { [weak self] in self?.drainSocket() },
                 onExit: { [socket] in socket.close() })
             let timer = DispatchSource.makeTimerSource(queue: queue)
             let interval = configuration.tickInterval
@@ -151,6 +141,9 @@ public final class UDPTransport: MeshTransport, Sendable {
     /// The counters so far.
     public func counters() -> UDPTransportCounters { state.withLock { $0.table.counters } }
 
+    /// The counters for `stats`; UDP has no progress to report beyond its links.
+    public var status: TransportStatus { TransportStatus(counters: CounterDictionary.make(from: counters())) }
+
     /// The links up now, by ID.
     public func links() -> [LinkInfo] {
         state.withLock { state in state.table.links.values.sorted { $0.id < $1.id }.map { state.table.info($0) } }
@@ -171,12 +164,12 @@ public final class UDPTransport: MeshTransport, Sendable {
         perform(state.withLock { $0.stopped ? [] : $0.table.tick(now: now()) })
     }
 
-    /// Reads up to `readBatch` datagrams; true when it stopped at that bound (more may wait).
-    private func drainSocket() -> Bool {
+    /// Reads up to `readBatch` datagrams, until the socket is empty.
+    private func drainSocket() {
         for _ in 0..<Self.readBatch {
             switch socket.receive(capacity: UDPDatagram.maxLength + 1) {
             case .empty, .failed:
-                return false
+                return
             case .datagram(let bytes, let length, let source):
                 let actions = state.withLock { state -> [UDPLinkTable.Action] in
                     if state.stopped, let source, let answer = state.table.answerAfterStop(bytes, from: source) {
@@ -197,7 +190,6 @@ public final class UDPTransport: MeshTransport, Sendable {
                 perform(actions)
             }
         }
-        return true
     }
 
     /// Datagrams read per wake-up of the reader thread at most, before it hands the queue on.

@@ -4,6 +4,7 @@
 // per relayed message, beside which the script puts meshnoded B's whole-process CPU.
 //   enginecpu [--messages N] [--rate R] [-- MESHNODED-FLAGS...]   (the same flags B runs with)
 import Glibc
+import MeshConfig
 import MeshNode
 import MeshService
 
@@ -17,9 +18,9 @@ func fail(_ text: String) -> Never {
 guard let options = EngineCPUOptions.parse(Array(CommandLine.arguments.dropFirst())) else {
     fail(EngineCPUOptions.usage)
 }
-var config = DaemonConfig()
+var config = DaemonSettings()
 do {
-    try DaemonConfigLoader.apply(DaemonCommandLine.parse(options.daemonFlags).overrides, to: &config)
+    try ConfigLoader.apply(DaemonCommandLine.parse(options.daemonFlags).overrides, to: &config)
 } catch {
     fail("\(error)")
 }

@@ -1,8 +1,8 @@
-import ControlProtocol
 import Glibc
+import RelayctlKit
 
-// relayctl: parse, run, exit. The client lives beside this file (RelayctlArguments,
-// RelayctlRunner, ControlClient, ReportFormatter).
+// relayctl: parse, run, exit. The client is the RelayctlKit library (RelayctlArguments,
+// RelayctlRunner, ControlClient, ReportFormatter), tested in RelayctlKitTests.
 signal(SIGPIPE, SIG_IGN)
 let write: @Sendable (Int32, String) -> Void = { fd, text in
     let bytes = Array(text.utf8)

@@ -47,12 +47,16 @@ struct RelayctlJSONTests {
         let sendResult = a.ctl("--json", "send", "json check")
         let sent = try JSONDecoder().decode(SendReport.self, from: Data(sendResult.out.utf8))
         #expect(MessageIDText.isValid(sent.messageID))
-        let event = try #require(watcher.next { $0.type == WatchEvent.message })
-        #expect(event.messageID == sent.messageID)
-        #expect(event.from == id.nodeID)
-        #expect(event.to == nil)
-        #expect(event.hops == 0)
-        #expect(event.text == "json check")
+        let event = try #require(watcher.next { $0.type == WatchEventType.message.rawValue })
+        guard case .message(let messageID, let from, let to, let hops, let text, _) = event else {
+            Issue.record("not a message event: \(event)")
+            return
+        }
+        #expect(messageID.hex == sent.messageID)
+        #expect(from.hex == id.nodeID)
+        #expect(to == nil)
+        #expect(hops == 0)
+        #expect(text == "json check")
 
         let stats = try #require(b.json(StatsReport.self, "stats"))
         #expect(stats.counters["message"]?["delivered"] == 1)

@@ -63,7 +63,7 @@ struct SeenJournalCrashTests {
         #expect(count >= 10)
         #expect(eventually { Self.counter(node, "message", "delivered") == UInt64(count) })
         var reported = 0
-        while reported < count, watch.next(timeout: 5, where: { $0.type == WatchEvent.message }) != nil { reported += 1 }
+        while reported < count, watch.next(timeout: 5, where: { $0.type == WatchEventType.message.rawValue }) != nil { reported += 1 }
         #expect(reported == count)
         #expect((Self.counter(node, "seen_journal", "syncs") ?? 0) >= 1)
         #expect((Self.counter(node, "seen_journal", "deliveries_held") ?? 0) >= 1)

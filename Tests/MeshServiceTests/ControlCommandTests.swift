@@ -2,7 +2,7 @@ import ControlProtocol
 import Foundation
 import Testing
 @testable import MeshService
-@testable import relayctl
+@testable import RelayctlKit
 
 /// `ControlCommand` is the one list of commands: meshnoded's dispatch and relayctl's parser and
 /// help are derived from it; the bash completion and relayctl(1) are checked against it here.

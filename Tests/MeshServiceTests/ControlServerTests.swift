@@ -66,9 +66,9 @@ struct ControlServerTests {
     @Test("garbage gets bad_request and the connection stays usable", arguments: [
         "not json", "{", "[1,2]", "42", #"{"command": 5}"#, #"{"id": 9}"#, "\u{1}\u{2}",
         String(repeating: "[", count: 10_000),
-        // Invalid JSON in a field the server ignores (Foundation's JSONDecoder took these).
-        #"{"command":"id","x":"\ud800"}"#, #"{"command":"id","x":01}"#, #"{"command":"id","x":[1,]}"#,
-        "{\"command\":\"id\",\"x\":\"a\tb\"}",
+        // Invalid JSON in a field the server reads, broken structure, and one level too deep.
+        #"{"command":"\ud800"}"#, #"{"id":01,"command":"id"}"#, #"{"command":"id","x":[1,,]}"#,
+        "{\"command\":\"i\td\"}",
         #"{"command":"id","x":"# + String(repeating: "[", count: 32) + String(repeating: "]", count: 32) + "}",
     ])
     func garbage(_ line: String) throws {
@@ -144,7 +144,7 @@ struct ControlServerTests {
         #expect(client.readObject()?.object("result")?["watching"] as? Bool == true)
         #expect(fixture.node.watcherCount == 1)
         fixture.node.emit(.message(id: FakeNode.messageID, from: FakeNode.neighbourID, to: nil, hops: 2, text: "hey", time: 1000))
-        fixture.node.emit(.peer(FakeNode.neighbourID, name: "Kitchen", joined: false, reason: "silent", time: 1001))
+        fixture.node.emit(.neighbourLeft(node: FakeNode.neighbourID, name: "Kitchen", reason: "silent", time: 1001))
         let message = try #require(client.readObject()?.object("event"))
         #expect(message["type"] as? String == "message" && message["text"] as? String == "hey")
         #expect(message["from"] as? String == FakeNode.neighbourID.hex && message["hops"] as? Int == 2 && message["to"] == nil)

@@ -1,4 +1,5 @@
 import Flooding
+import MeshLink
 import MeshNode
 import Testing
 @testable import MeshService

@@ -47,7 +47,7 @@ final class FakeNode: NodeControlling {
     }
 
     func status() -> StatusReport {
-        StatusReport(nodeID: Self.nodeID, name: "Hallway", transport: "udp", state: "running", uptimeSeconds: 61,
+        StatusReport(nodeID: Self.nodeID, name: "Hallway", transport: "udp", state: .running, uptimeSeconds: 61,
                      neighbourCount: 1, knownNodeCount: 2, version: "0.1.0")
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import MeshConfig
 import MeshLink
 import MeshNode
 import MeshProtocol
@@ -16,7 +17,7 @@ struct LoggingTests {
     @Test func journalFieldsCarryTheStructuredData() {
         let record = LogRecord(
             level: .notice, event: .messageRelayed, message: "relayed message",
-            fields: LogFields(peer: Self.peer, kind: .message, hops: 2, messageID: Self.message, link: LinkID(7),
+            fields: LogFields(otherNode: Self.peer, kind: .message, hops: 2, messageID: Self.message, link: LinkID(7),
                               address: "127.0.0.1:7002", reason: nil),
             node: Self.node)
         #expect(LogFormat.journalFields(record, identifier: "meshnoded") == [
@@ -52,7 +53,7 @@ struct LoggingTests {
 
     @Test func stderrLinesArePlainAndSafe() {
         let record = LogRecord(level: .warning, event: .handshakeFailed, message: "handshake failed\n\u{1b}[31mfake",
-                               fields: LogFields(peer: Self.peer, reason: "timeout"))
+                               fields: LogFields(otherNode: Self.peer, reason: "timeout"))
         #expect(LogFormat.stderrLine(record) == "warning: handshake failed  [31mfake [peer=a0a1a2a3a4a5a6a7a8a9aaabacadaeaf reason=timeout]")
         #expect(LogFormat.sanitized(String(repeating: "é", count: 2000)).utf8.count == 2048)
     }

@@ -2,7 +2,7 @@ import ControlProtocol
 import Foundation
 import MeshTestSupport
 import Testing
-@testable import relayctl
+@testable import RelayctlKit
 
 @Suite("relayctl stats as Prometheus metrics")
 struct MetricsFormatterTests {

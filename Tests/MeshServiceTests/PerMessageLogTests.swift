@@ -1,4 +1,5 @@
 import ControlProtocol
+import MeshConfig
 import MeshCrypto
 import MeshLink
 @testable import MeshNode
@@ -64,7 +65,10 @@ struct PerMessageLogTests {
         runtime.queue.sync { runtime.report(Self.delivered) }
         let events = seen.all
         #expect(events.count == 1)
-        #expect(events.first?.type == WatchEvent.message)
-        #expect(events.first?.messageID == Self.messageID.hex)
+        guard case .message(let id, _, _, _, _, _)? = events.first else {
+            Issue.record("no message event: \(events)")
+            return
+        }
+        #expect(id == Self.messageID)
     }
 }

@@ -53,6 +53,6 @@ struct QueueConfinedTests {
         let runtime = NodeRuntime(
             identity: identity, engine: MeshEngine(identity: identity), transport: SilentTransport(),
             transportName: "none", logger: DaemonLogger(destination: .custom { _ in }))
-        runtime.queue.sync { #expect(runtime.engine.nodeID == identity.nodeID && runtime.state == "starting") }
+        runtime.queue.sync { #expect(runtime.engine.nodeID == identity.nodeID && runtime.state == .starting) }
     }
 }

@@ -7,7 +7,7 @@ import MeshProtocol
 import Testing
 @testable import MeshService
 
-/// A transport that carries nothing: the runtime is never started, so only the wake-up runs.
+/// A transport that carries nothing: with the tick an hour apart, only the wake-up runs.
 private final class IdleTransport: MeshTransport {
     func start(handler: @escaping @Sendable (TransportEvent) -> Void) throws {}
     func send(_ frame: [UInt8], on link: LinkID) -> SendOutcome { .gone }
@@ -36,7 +36,7 @@ private struct WakeProbe: RelayScheduler {
 
 @Suite("The runtime wakes the engine for held relays")
 struct RelayWakeupTests {
-    @Test("A relay due between ticks is asked for at its time, with no tick timer running")
+    @Test("A relay due between ticks is asked for at its time, with the next tick an hour away")
     func wakesAtTheDueTime() throws {
         let identity = try NodeIdentity.generate()
         let engine = MeshEngine(identity: identity)
@@ -45,11 +45,13 @@ struct RelayWakeupTests {
         let runtime = NodeRuntime(
             identity: identity, engine: engine, transport: IdleTransport(), transportName: "none",
             logger: DaemonLogger(destination: .custom { _ in }))
+        try runtime.start(tickInterval: .seconds(3600))
+        defer { runtime.stop() }
         runtime.queue.sync { runtime.perform([]) }
         #expect(asked.wait(timeout: .now() + .seconds(5)) == .success, "the held relay was never asked for")
         runtime.queue.sync {
             #expect(runtime.now >= .milliseconds(30), "asked for before it was due")
-            #expect(runtime.relayWakeup == nil && runtime.engine.nextRelayDue == nil)
+            #expect(runtime.driver.armedRelayWakeup == nil && runtime.engine.nextRelayDue == nil)
         }
     }
 }

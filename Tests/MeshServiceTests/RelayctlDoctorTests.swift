@@ -1,9 +1,11 @@
 import ControlProtocol
 import Doctor
 import Foundation
+import MeshConfig
+import MeshTestSupport
 import Testing
 @testable import MeshService
-@testable import relayctl
+@testable import RelayctlKit
 
 @Suite("relayctl doctor: arguments, configuration, control socket")
 struct RelayctlDoctorTests {

@@ -1,6 +1,5 @@
 import Dispatch
 import Glibc
-import MeshLink
 import MeshTestSupport
 import Testing
 @testable import UDPTransport
@@ -20,7 +19,6 @@ struct SocketReaderTests {
                 var byte: UInt8 = 0
                 _ = read(readEnd, &byte, 1)
                 handedOver.append(DispatchQueue.getSpecific(key: key))
-                return false
             },
             onExit: { exits.append(1) })
         for _ in 0..<3 {
@@ -34,38 +32,6 @@ struct SocketReaderTests {
         #expect(exits.wait { $0.count == 1 })
         #expect(exits.all.count == 1)
         #expect(handedOver.all.count == 3)
-    }
-}
-
-@Suite("The socket reader's hooks")
-struct SocketReaderHookTests {
-    @Test("The hooks run on the reader thread around every batch, outside the queue, and learn whether the batch stopped at its bound")
-    func hooksWrapEveryBatch() throws {
-        let fixture = try PipeAndQueue()
-        defer { fixture.close() }
-        let (readEnd, writeEnd, queue, key) = (fixture.readEnd, fixture.writeEnd, fixture.queue, fixture.key)
-        let steps = Recorder<String>()
-        let reads = Recorder<Int>()
-        let hooks = TransportReaderHooks(
-            willDeliver: { steps.append("will \(DispatchQueue.getSpecific(key: key) ?? 0)") },
-            didDeliver: { more in steps.append("did \(more) \(DispatchQueue.getSpecific(key: key) ?? 0)") })
-        let reader = try SocketReader(
-            fd: readEnd, queue: queue, hooks: hooks,
-            onReadable: {
-                var byte: UInt8 = 0
-                _ = read(readEnd, &byte, 1)
-                reads.append(Int(byte))
-                steps.append("read")
-                return byte == 1
-            },
-            onExit: {})
-        defer { reader.stop() }
-        for value: UInt8 in [1, 2] {
-            var byte = value
-            _ = write(writeEnd, &byte, 1)
-            #expect(steps.wait { $0.count == 3 * Int(value) })
-        }
-        #expect(steps.all == ["will 0", "read", "did true 0", "will 0", "read", "did false 0"])
     }
 }
 

@@ -1,9 +1,13 @@
 # Helpers for scenarios running inside the blelab-run VM (source "$MESHLAB_LIB").
 # bluetoothd's output goes to $MESHLAB_OUT/vm/bluetoothd.log (appended across restarts).
 
-# Starts bluetoothd (experimental interfaces on) and records its process ID.
+# Starts bluetoothd (experimental interfaces on) and records its process ID. When it crashes, its
+# core goes to $MESHLAB_OUT/vm/core.bluetoothd.PID (read it on the host with gdb; BlueZ 5.66 has
+# been seen to segfault under emulation, docs/BLUEZ.md "What is left").
 bluez_start() {
-  /usr/libexec/bluetooth/bluetoothd -n -E >> "${MESHLAB_OUT:-$out}/vm/bluetoothd.log" 2>&1 &
+  local dir="${MESHLAB_OUT:-$out}/vm"
+  echo "$dir/core.%e.%p" > /proc/sys/kernel/core_pattern 2>/dev/null
+  (ulimit -c unlimited; exec /usr/libexec/bluetooth/bluetoothd -n -E >> "$dir/bluetoothd.log" 2>&1) &
   echo $! > /run/meshlab/bluetoothd.pid
 }
 

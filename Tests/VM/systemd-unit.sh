@@ -151,27 +151,7 @@ wait_until 30 sh -c '[ "$(systemctl show meshnoded -p NRestarts --value)" -ge 1 
 wait_until 30 sh -c 'relayctl --json id > /dev/null 2>&1'
 [ "$(service_ctl --json id | json_text nodeID)" = "$before_id" ] || fail "node ID changed across the restart"
 
-# 7a. 20 s after start the daemon unmaps the code pages start-up used (ResidentPageRelease):
-#     under the unit's system call filter and /proc restrictions it keeps running, with fewer
-#     file pages resident.
-t0=$(date +%s)
-systemctl restart meshnoded || fail "restart for the page release"
-wait_until 30 sh -c 'relayctl --json id > /dev/null 2>&1' || fail "no control socket after the restart"
-pid=$(prop MainPID)
-rss_file() { awk '/^RssFile:/ {print $2}' "/proc/$pid/status"; }
-early=$(rss_file)
-early_age=$(( $(date +%s) - t0 ))
-wait_until 60 sh -c "[ \$(( \$(date +%s) - $t0 )) -ge 40 ]"
-late=$(rss_file)
-[ "$(prop MainPID)" = "$pid" ] && systemctl is-active -q meshnoded || fail "meshnoded did not live 40 s past the page release"
-if [ "$early_age" -lt 15 ]; then
-  [ "$late" -lt "$early" ] || fail "RssFile $early kB at ${early_age} s, $late kB at 40 s: start-up's pages not given back"
-  stamp "start-up's pages given back: RssFile $early kB at ${early_age} s, $late kB at 40 s"
-else
-  stamp "alive 40 s after start (RssFile $late kB); start-up took ${early_age} s, too long to compare"
-fi
-
-# 7b. The watchdog, shortened to 6 s by a drop-in: keep-alives hold a healthy node up; a
+# 7a. The watchdog, shortened to 6 s by a drop-in: keep-alives hold a healthy node up; a
 #     frozen one (SIGSTOP) is killed by systemd and started again.
 timeouts() { journalctl -u meshnoded --no-pager | grep -c 'Watchdog timeout'; }
 mkdir -p /etc/systemd/system/meshnoded.service.d

@@ -1,6 +1,6 @@
 import Foundation
 import FuzzSupport
-import MeshService
+import MeshConfig
 
 /// The driver entry (SwiftPM's `main`), or `--write-seeds DIR`.
 @_cdecl("fuzz_config_main")
@@ -17,17 +17,17 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard let statements = try? ConfigFileParser.parse(bytes, file: "fuzz.conf") else { return 0 }
     fuzzCheck(zip(statements, statements.dropFirst()).allSatisfy { $0.line < $1.line }, "line numbers out of order")
     fuzzCheck(statements.allSatisfy { $0.line >= 1 }, "a statement before line 1")
-    var config = DaemonConfig()
+    var config = DaemonSettings()
     do throws(ConfigError) {
-        try DaemonConfigLoader.apply(statements, file: "fuzz.conf", to: &config)
-        try DaemonConfigLoader.validate(config, file: "fuzz.conf")
+        try ConfigLoader.apply(statements, file: "fuzz.conf", to: &config)
+        try ConfigLoader.validate(config, file: "fuzz.conf")
     } catch {
         _ = error.description
         return 0
     }
     let text = config.rendered()
     do throws(ConfigError) {
-        let again = try DaemonConfigLoader.parse(text, file: "rendered.conf")
+        let again = try ConfigLoader.parse(text, file: "rendered.conf")
         fuzzCheck(again == config, "rendered configuration parses to another value:\n\(text)")
         fuzzCheck(again.rendered() == text, "rendering is not stable:\n\(text)")
     } catch {
@@ -51,6 +51,6 @@ func configSeeds() -> [(name: String, bytes: [UInt8])] {
         port = 47001
         neighbours = 127.0.0.1:47002, 127.0.0.1:47003
         """
-    return [("defaults-rendered", Array(DaemonConfig().rendered().utf8)), ("udp-node", Array(udp.utf8))]
+    return [("defaults-rendered", Array(DaemonSettings().rendered().utf8)), ("udp-node", Array(udp.utf8))]
         + (example.map { [("meshnoded.conf.example", $0)] } ?? [])
 }

@@ -1,4 +1,3 @@
-import BoundedJSON
 import ControlProtocol
 import Foundation
 import FuzzSupport
@@ -10,36 +9,60 @@ public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePoi
     runFuzzer(argc, argv, seeds: controlSeeds) { data, size in data.map { fuzz($0, size) } ?? 0 }
 }
 
-/// Cuts the input into JSON lines as the control server does and decodes each as a
-/// `ControlRequest` (and as a watch event line, which relayctl reads). A request that decodes must
-/// encode with `ControlJSON.line` to one newline-terminated line that decodes to the same request;
-/// a `to` that parses as a node ID must print back as the same hex digits. On every line that is
-/// valid JSON within `ControlJSON.limits`, BoundedJSON (what meshnoded decodes with) must decode
-/// the same request as Foundation's `JSONDecoder`, or fail where it fails. (JSONDecoder also takes
-/// lines whose ignored fields are not valid JSON, such as `"x":"\ud800"` or `"x":01`; meshnoded
-/// refuses those: docs/CONTROL.md.)
+/// Cuts the input /// Cuts the input into JSON lines as the control server does and decodes each as a
+/// `ControlRequest` and as a watch event line (which relayctl reads), through `ControlJSON`: the
+/// server's path (Foundation's `JSONDecoder` behind the protocol's nesting bound). A line that
+/// decodes must also decode with a bare `JSONDecoder` to the same value (the bound only refuses);
+/// a line `ControlJSON` refuses that a bare `JSONDecoder` takes must nest deeper than
+/// `ControlJSON.maxDepth`. A request or event that decodes must encode with `ControlJSON.line` to
+/// one newline-terminated line that decodes to the same value; a `to` that parses as a node ID
+/// must print back as the same hex digits.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = FuzzInput(data, size).bytes
     for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true) {
-        _ = try? ControlJSON.decode(ControlEventLine.self, from: line)
-        let request = try? ControlJSON.decode(ControlRequest.self, from: line)
-        if (try? JSONParser.parse(line, limits: ControlJSON.limits)) != nil {
-            let foundation = try? JSONDecoder().decode(ControlRequest.self, from: Data(line))
-            fuzzCheck(request == foundation,
-                      "BoundedJSON decoded \(String(describing: request)), JSONDecoder \(String(describing: foundation))")
-        }
-        guard let request else { continue }
-        let encoded = ControlJSON.line(request)
-        fuzzCheck(encoded.last == UInt8(ascii: "\n") && encoded.dropLast().firstIndex(of: UInt8(ascii: "\n")) == nil,
-                  "request did not encode to one line")
-        let again = try? ControlJSON.decode(ControlRequest.self, from: encoded.dropLast())
-        fuzzCheck(again == request, "request \(request) came back as \(String(describing: again))")
+        if let event = checkAgainstFoundation(ControlEventLine.self, line) { checkRoundTrip(event) }
+        guard let request = checkAgainstFoundation(ControlRequest.self, line) else { continue }
+        checkRoundTrip(request)
         if let to = request.to, let node = NodeID(hex: to) {
             fuzzCheck(node.hex == to.lowercased(), "node ID \(to) prints as \(node.hex)")
         }
     }
     return 0
+}
+
+/// Decodes `line` through `ControlJSON` and through a bare `JSONDecoder`; they must agree except on
+/// lines nested past the bound.
+private func checkAgainstFoundation<Value: Decodable & Equatable>(_ type: Value.Type, _ line: ArraySlice<UInt8>) -> Value? {
+    let bounded = try? ControlJSON.decode(type, from: line)
+    let bare = try? JSONDecoder().decode(type, from: Data(line))
+    if let bounded {
+        fuzzCheck(bounded == bare, "ControlJSON decoded \(bounded), JSONDecoder \(String(describing: bare))")
+    } else if bare != nil {
+        fuzzCheck(nestingDepth(line) > ControlJSON.maxDepth, "ControlJSON refused a line JSONDecoder took: \(Array(line))")
+    }
+    return bounded
+}
+
+/// Encodes `value` as a line and decodes it back.
+private func checkRoundTrip<Value: Codable & Equatable>(_ value: Value) {
+    let encoded = ControlJSON.line(value)
+    fuzzCheck(encoded.last == UInt8(ascii: "\n") && encoded.dropLast().firstIndex(of: UInt8(ascii: "\n")) == nil,
+              "\(value) did not encode to one line")
+    let again = try? ControlJSON.decode(Value.self, from: encoded.dropLast())
+    fuzzCheck(again == value, "\(value) came back as \(String(describing: again))")
+}
+
+/// The deepest nesting in `line` by a second, separate count: JSONSerialization's parse of the
+/// same bytes, walked (nil when it does not parse: then the depth does not matter).
+private func nestingDepth(_ line: ArraySlice<UInt8>) -> Int {
+    func depth(_ value: Any) -> Int {
+        if let array = value as? [Any] { return 1 + (array.map(depth).max() ?? 0) }
+        if let object = value as? [String: Any] { return 1 + (object.values.map(depth).max() ?? 0) }
+        return 0
+    }
+    guard let parsed = try? JSONSerialization.jsonObject(with: Data(line), options: [.fragmentsAllowed]) else { return Int.max }
+    return depth(parsed)
 }
 
 /// One line per command of docs/CONTROL.md, and a few malformed ones.

@@ -10,20 +10,13 @@ extension LinkReport {
 }
 
 extension WatchEvent {
-    /// A link came up.
+    /// A `link_up` event for a link the transport reported up.
     public static func link(up info: LinkInfo, time: Double = now()) -> WatchEvent {
-        var event = WatchEvent(type: linkUp, time: time)
-        event.linkID = info.id.rawValue
-        event.role = info.role.rawValue
-        event.address = info.remoteAddress
-        return event
+        .linkUp(link: info.id.rawValue, role: info.role.rawValue, address: info.remoteAddress, time: time)
     }
 
-    /// A link went down.
+    /// A `link_down` event.
     public static func link(down link: LinkID, reason: String, time: Double = now()) -> WatchEvent {
-        var event = WatchEvent(type: linkDown, time: time)
-        event.linkID = link.rawValue
-        event.reason = reason
-        return event
+        .linkDown(link: link.rawValue, reason: reason, time: time)
     }
 }

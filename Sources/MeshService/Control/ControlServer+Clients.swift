@@ -1,6 +1,7 @@
 import ControlProtocol
 import Dispatch
 import Glibc
+import MeshProtocol
 
 extension ControlServer {
     /// Sets up the sources of a new client and starts reading.
@@ -60,7 +61,7 @@ extension ControlServer {
         }
         count { $0.stuckClientsDropped += 1 }
         logger?.info(.controlClientError, "control client \(id) dropped: \(client.pendingBytes) bytes of output "
-            + "not read for \(ConfigValue.format(configuration.stuckTimeout))")
+            + "not read for \(DurationText.format(configuration.stuckTimeout))")
         drop(id)
     }
 

@@ -1,6 +1,7 @@
 import ControlProtocol
 import Dispatch
 import Glibc
+import MeshProtocol
 
 extension ControlServer {
     /// What one read from a client's socket gave.
@@ -152,7 +153,7 @@ extension ControlServer {
         guard let client = clients[id], client.timerArmed else { return }
         client.timerArmed = false
         guard client.lines.hasPartialLine, !client.readingStopped, !client.backlogged else { return }
-        refuse(client, .requestTimeout, "request line not finished within \(ConfigValue.format(configuration.requestTimeout))")
+        refuse(client, .requestTimeout, "request line not finished within \(DurationText.format(configuration.requestTimeout))")
     }
 
     /// Arms the timer when a line starts, re-arms it after progress, disarms it between lines.

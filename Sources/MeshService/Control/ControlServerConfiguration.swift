@@ -1,3 +1,5 @@
+import MeshConfig
+
 /// Limits and placement of the control socket.
 public struct ControlServerConfiguration: Equatable, Sendable {
     /// The socket path.

@@ -1,14 +1,13 @@
 import GATTBridge
+import MeshConfig
 import MeshCrypto
 import MeshLink
 import MeshNode
 
 /// Builds the BlueZ transport from `[bluez]` settings.
 enum BlueZTransportFactory {
-    /// The transport, and a closure that reads its counters.
-    static func make(
-        config: DaemonConfig, identity: NodeIdentity, logger: DaemonLogger
-    ) throws -> (any MeshTransport, @Sendable () -> [String: UInt64]) {
+    /// The transport, its profile set.
+    static func make(config: DaemonSettings, identity: NodeIdentity, logger: DaemonLogger) throws -> BlueZTransport {
         var addressAllow: Set<String> = []
         var addressDeny: Set<String> = []
         for filter in config.bluez.allow { if case .address(let text) = filter { addressAllow.insert(text.uppercased()) } }
@@ -29,6 +28,6 @@ enum BlueZTransportFactory {
         let profile = identity.profile(
             displayName: config.node.name, icon: config.node.icon, role: .relay)
         transport.setProfile(profile.encoded(), discoverable: true)
-        return (transport, { CounterDictionary.make(from: transport.counters) })
+        return transport
     }
 }

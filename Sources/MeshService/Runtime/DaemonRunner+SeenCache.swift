@@ -1,3 +1,4 @@
+import MeshConfig
 import MeshNode
 import MeshProtocol
 
@@ -7,7 +8,7 @@ extension DaemonRunner {
     /// journal for this run and has the engine keep its new IDs for it. A damaged file is logged
     /// and skipped, slot by slot in the journal; a journal that cannot be opened leaves the node
     /// running without one (logged): it then forgets what it saw when it crashes.
-    static func restoreSeenCache(from store: SeenCacheStore, config: DaemonConfig, into engine: MeshEngine, logger: DaemonLogger) -> SeenJournal? {
+    static func restoreSeenCache(from store: SeenCacheStore, config: DaemonSettings, into engine: MeshEngine, logger: DaemonLogger) -> SeenJournal? {
         var snapshot = SeenCacheSnapshot(vouchedSince: 0, entries: [])
         do throws(SeenCacheStoreError) {
             if let kept = try store.take() {

@@ -1,7 +1,7 @@
 import ControlProtocol
 import Dispatch
-import GATTBridge
 import Glibc
+import MeshConfig
 import MeshCrypto
 import MeshLink
 import MeshNode
@@ -11,7 +11,7 @@ import MeshNode
 public enum DaemonRunner {
     /// Runs the daemon until SIGTERM or SIGINT; never returns. The caller must have blocked the
     /// watched signals before any thread started (`SignalWatcher.blockWatchedSignals()`).
-    public static func run(config: DaemonConfig, invocation: DaemonInvocation) -> Never {
+    public static func run(config: DaemonSettings, invocation: DaemonInvocation) -> Never {
         let logger = DaemonLogger(level: config.node.logLevel)
         let identity: NodeIdentity
         do throws(IdentityStoreError) {
@@ -20,9 +20,9 @@ public enum DaemonRunner {
             fail(.identity(error), logger: logger)
         }
         logger.setNode(identity.nodeID)
-        let (transport, counters): (any MeshTransport, @Sendable () -> [String: UInt64])
+        let transport: any MeshTransport
         do {
-            (transport, counters) = try TransportFactory.make(config: config, identity: identity, logger: logger)
+            transport = try TransportFactory.make(config: config, identity: identity, logger: logger)
         } catch {
             fail(.transport(kind: config.transport.kind.rawValue, reason: "\(error)"), logger: logger)
         }
@@ -35,7 +35,7 @@ public enum DaemonRunner {
             identity: identity, engine: engine, transport: transport, transportName: config.transport.kind.rawValue,
             logger: logger, journal: journal)
         let server = ControlServer(configuration: ControlServerConfiguration(config.node), node: runtime, logger: logger)
-        runtime.addCounterSources(control: { CounterDictionary.make(from: server.counters()) }, transport: counters)
+        runtime.addControlCounters { CounterDictionary.make(from: server.counters()) }
         do throws(UnixSocketError) {
             try server.start()
         } catch {
@@ -50,8 +50,7 @@ public enum DaemonRunner {
         let notifier = SystemdNotifier()
         logger.notice(.daemonStarted, "meshnoded \(DaemonVersion.current) started as \(identity.shortID) on \(config.transport.kind.rawValue)")
         // The BlueZ transport says how far it has come (waiting for bluetoothd, ...); UDP says nothing extra.
-        let transportState: @Sendable () -> String = { (transport as? BlueZTransport).map { $0.stateSummary + "; " } ?? "" }
-        runtime.addTransportState { (transport as? BlueZTransport)?.stateSummary }
+        let transportState: @Sendable () -> String = { transport.status.summary.map { $0 + "; " } ?? "" }
         _ = notifier.ready(status: "node \(identity.shortID) up on \(config.transport.kind.rawValue); \(transportState())waiting for neighbours")
         _ = notifier.startWatchdog(queue: runtime.queue)
         let housekeeping = DispatchQueue(label: "meshnoded.housekeeping")
@@ -62,7 +61,6 @@ public enum DaemonRunner {
             _ = notifier.status("node \(status.shortID): \(transportState())\(status.neighbourCount) neighbour(s), \(status.knownNodeCount) known further away")
         }
         statusTimer.resume()
-        let pageRelease = startPageRelease(on: housekeeping, logger: logger)
         // The main thread takes the signals from here on; every thread has them blocked since
         // main.swift, so one sent during start-up is pending and handled now (SignalWatcher).
         SignalWatcher.run(
@@ -70,7 +68,6 @@ public enum DaemonRunner {
                 logger.notice(.daemonStopping, "stopping on signal \(signal)")
                 _ = notifier.stopping(status: "stopping")
                 statusTimer.cancel()
-                pageRelease.cancel()
                 server.stop()
                 runtime.stop()
                 journal?.close()
@@ -95,28 +92,6 @@ public enum DaemonRunner {
                 }
                 _ = notifier.ready(status: "node \(identity.shortID) running (reloaded)")
             })
-    }
-
-    /// Seconds after start when start-up's code pages are first given back.
-    static let pageReleaseDelay = 20
-    /// Seconds between later releases.
-    static let pageReleaseInterval = 600
-
-    /// Gives back the code pages only start-up used, `pageReleaseDelay` seconds after start and
-    /// every `pageReleaseInterval` seconds after that (`ResidentPageRelease`).
-    static func startPageRelease(on queue: DispatchQueue, logger: DaemonLogger) -> any DispatchSourceTimer {
-        let timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.schedule(deadline: .now() + .seconds(pageReleaseDelay), repeating: .seconds(pageReleaseInterval))
-        timer.setEventHandler {
-            do throws(ResidentPageRelease.Failure) {
-                let outcome = try ResidentPageRelease.release()
-                logger.debug(.general, "unmapped \(outcome.residentKiB) KiB of clean file pages in \(outcome.mappings) mapping(s), \(outcome.refused) refused")
-            } catch {
-                logger.warning(.general, "code pages not given back: \(error)")
-            }
-        }
-        timer.resume()
-        return timer
     }
 
     /// Milliseconds since the Unix epoch (CLOCK_REALTIME).

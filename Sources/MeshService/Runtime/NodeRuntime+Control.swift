@@ -1,5 +1,6 @@
 import ControlProtocol
 import Glibc
+import MeshLink
 import MeshNode
 import MeshProtocol
 
@@ -12,7 +13,7 @@ extension NodeRuntime: NodeControlling {
                 let (sent, actions) = try engine.send(text: text, to: destination, now: now)
                 let what = destination == nil ? "broadcast" : "direct message"
                 logger.info(.messageOriginated, "\(what) sent to \(sent.sentTo) neighbour(s), held for \(sent.heldFor)",
-                            LogFields(peer: destination, kind: .message, hops: 0, messageID: sent.messageID))
+                            LogFields(otherNode: destination, kind: .message, hops: 0, messageID: sent.messageID))
                 perform(actions)
                 return sent
             }
@@ -54,7 +55,7 @@ extension NodeRuntime: NodeControlling {
             counters["hold"] = CounterDictionary.make(from: engine.holdCounters)
             counters["relay"] = CounterDictionary.make(from: engine.relayCounters)
             counters["admission"] = CounterDictionary.make(from: engine.admissionCounters)
-            let (inboxCounters, waiting) = inbox.counters
+            let (inboxCounters, waiting) = driver.inboxCounters
             counters["inbox"] = CounterDictionary.make(from: inboxCounters).merging(["waiting_frames": UInt64(waiting)]) { $1 }
             counters["fragments"] = CounterDictionary.make(from: engine.fragmenterCounters)
             counters["engine"] = [
@@ -72,7 +73,7 @@ extension NodeRuntime: NodeControlling {
             ]
             counters["seen_journal"] = CounterDictionary.make(from: journal?.counters ?? SeenJournalCounters())
             counters["control"] = controlCounters()
-            counters["transport"] = transportCounters()
+            counters["transport"] = transport.status.counters
             return StatsReport(uptimeSeconds: seconds(now), memory: ProcessMemory.current(), counters: counters)
         }
     }
@@ -85,7 +86,7 @@ extension NodeRuntime: NodeControlling {
                 state: state, uptimeSeconds: seconds(now),
                 neighbourCount: engine.neighbourSnapshots().filter { !$0.inGrace }.count,
                 knownNodeCount: engine.remoteNodeSnapshots().count, version: DaemonVersion.current,
-                transportState: transportState(),
+                transportState: transport.status.summary,
                 clock: ClockReport(
                     synchronised: engine.clock.isSynchronised, offsetMilliseconds: engine.clock.offsetMilliseconds ?? 0,
                     votes: engine.clock.voteCount(now: now)))

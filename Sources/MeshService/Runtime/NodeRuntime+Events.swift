@@ -9,22 +9,22 @@ extension NodeRuntime {
         switch event {
         case .delivered(let message):
             logger.debug(.messageDelivered, "message delivered",
-                        LogFields(peer: message.origin, kind: .message, hops: Int(message.hops), messageID: message.messageID))
+                        LogFields(otherNode: message.origin, kind: .message, hops: Int(message.hops), messageID: message.messageID))
             broadcast(.message(id: message.messageID, from: message.origin, to: message.destination,
                                hops: Int(message.hops), text: message.text))
         case .linkKeyed(let link, let neighbour):
-            logger.info(.handshakeCompleted, "link keyed", LogFields(peer: neighbour, kind: .keyExchange, link: link))
+            logger.info(.handshakeCompleted, "link keyed", LogFields(otherNode: neighbour, kind: .keyExchange, link: link))
         case .neighbourJoined(let profile):
-            logger.notice(.peerJoined, "neighbour joined: \(profile.displayName)", LogFields(peer: profile.nodeID))
-            broadcast(.peer(profile.nodeID, name: profile.displayName, joined: true))
+            logger.notice(.nodeJoined, "neighbour joined: \(profile.displayName)", LogFields(otherNode: profile.nodeID))
+            broadcast(.neighbourJoined(node: profile.nodeID, name: profile.displayName))
         case .neighbourReturned(let node):
-            logger.info(.peerJoined, "neighbour returned within its grace", LogFields(peer: node, reason: "returned"))
+            logger.info(.nodeJoined, "neighbour returned within its grace", LogFields(otherNode: node, reason: "returned"))
         case .neighbourDeparted(let node):
-            logger.notice(.peerLeft, "neighbour departed", LogFields(peer: node, reason: "departed"))
-            broadcast(.peer(node, name: nil, joined: false, reason: "departed"))
+            logger.notice(.neighbourLeft, "neighbour departed", LogFields(otherNode: node, reason: "departed"))
+            broadcast(.neighbourLeft(node: node, name: nil, reason: "departed"))
         case .nodeLearned(let profile, let hops):
-            logger.info(.peerJoined, "node learned from its join notice: \(profile.displayName)",
-                        LogFields(peer: profile.nodeID, kind: .joinNotice, hops: Int(hops)))
+            logger.info(.nodeJoined, "node learned from its join notice: \(profile.displayName)",
+                        LogFields(otherNode: profile.nodeID, kind: .joinNotice, hops: Int(hops)))
         case .handshakeTimedOut(let link):
             logger.warning(.handshakeFailed, "no valid profile within the handshake timeout; link closed",
                            LogFields(link: link, reason: "handshake_timeout"))
@@ -42,7 +42,7 @@ extension NodeRuntime {
             }
         case .refused(let link, let neighbour):
             logger.notice(.handshakeFailed, "neighbour refused by the allow/deny list",
-                          LogFields(peer: neighbour, link: link, reason: "refused"))
+                          LogFields(otherNode: neighbour, link: link, reason: "refused"))
         case .meshClock(let change):
             logger.notice(.meshClock, MeshClockText.describe(change), LogFields(reason: MeshClockText.reason(change)))
         }

@@ -17,19 +17,10 @@ public final class NodeRuntime: Sendable {
     /// What only the engine queue may touch; every access is checked (`QueueConfined`).
     struct EngineQueueState {
         let engine: MeshEngine
-        var tickTimer: DispatchSourceTimer?
-        /// When the one-shot relay wake-up is armed for (NodeRuntime+RelayWakeup.swift).
-        var relayWakeup: Duration?
-        /// The relay wake-up's timer thread, started on first use (NodeRuntime+RelayWakeup.swift).
-        var relayTimer: WakeupTimer?
-        /// True once the timer failed to start: dispatch timers do the job instead.
-        var relayTimerFailed = false
         var watchers: [UInt64: @Sendable (WatchEvent) -> Void] = [:]
         var nextWatcher: UInt64 = 1
-        var state = "starting"
+        var state = RuntimeState.starting
         var controlCounters: @Sendable () -> [String: UInt64] = { [:] }
-        var transportCounters: @Sendable () -> [String: UInt64] = { [:] }
-        var transportState: @Sendable () -> String? = { nil }
     }
 
     /// The serial queue that owns the engine.
@@ -40,11 +31,10 @@ public final class NodeRuntime: Sendable {
     public let transportName: String
     let transport: any MeshTransport
     let logger: DaemonLogger
-    let clock = ContinuousClock()
     let startedAt: ContinuousClock.Instant
     let confined: QueueConfined<EngineQueueState>
-    /// The bounded, per-link fair way in for transport events (any thread → the engine queue).
-    let inbox: EngineInbox
+    /// The one way from transports into the engine queue: inbox, fairness, tick and relay wake-up.
+    let driver: EngineDriver
     /// Where the seen cache's new IDs go, and what a delivery waits for; nil runs without one.
     let journal: SeenJournal?
 
@@ -56,25 +46,18 @@ public final class NodeRuntime: Sendable {
     ) {
         self.nodeIdentity = identity
         self.journal = journal
-        self.confined = QueueConfined(EngineQueueState(engine: engine), queue: DispatchQueue(label: "meshnoded.engine"))
-        self.inbox = EngineInbox(queue: confined.queue)
+        let queue = DispatchQueue(label: "meshnoded.engine")
+        let startedAt = ContinuousClock.now
+        self.confined = QueueConfined(EngineQueueState(engine: engine), queue: queue)
+        self.driver = EngineDriver(queue: queue, now: { ContinuousClock.now - startedAt })
         self.transport = transport
         self.transportName = transportName
         self.logger = logger
-        self.startedAt = clock.now
-    }
-
-    deinit {
-        confined.valueInOwnersDeinit().relayTimer?.stop()
+        self.startedAt = startedAt
     }
 
     /// The engine; only on `queue`.
     var engine: MeshEngine { confined.value.engine }
-    /// The tick timer; only on `queue`.
-    var tickTimer: DispatchSourceTimer? {
-        get { confined.value.tickTimer }
-        _modify { yield &confined.value.tickTimer }
-    }
     /// Watch sinks by token; only on `queue`.
     var watchers: [UInt64: @Sendable (WatchEvent) -> Void] {
         get { confined.value.watchers }
@@ -85,8 +68,8 @@ public final class NodeRuntime: Sendable {
         get { confined.value.nextWatcher }
         _modify { yield &confined.value.nextWatcher }
     }
-    /// `starting`, `running` or `stopping`; only on `queue`.
-    var state: String {
+    /// Where the runtime is in its life; only on `queue`.
+    var state: RuntimeState {
         get { confined.value.state }
         _modify { yield &confined.value.state }
     }
@@ -95,64 +78,26 @@ public final class NodeRuntime: Sendable {
         get { confined.value.controlCounters }
         _modify { yield &confined.value.controlCounters }
     }
-    /// The transport's counters; only on `queue`.
-    var transportCounters: @Sendable () -> [String: UInt64] {
-        get { confined.value.transportCounters }
-        _modify { yield &confined.value.transportCounters }
-    }
-
-    /// What the transport says of its own progress; only on `queue`.
-    var transportState: @Sendable () -> String? {
-        get { confined.value.transportState }
-        _modify { yield &confined.value.transportState }
-    }
-
     /// Engine time now: the monotonic time since the runtime was created.
-    var now: Duration { clock.now - startedAt }
+    var now: Duration { ContinuousClock.now - startedAt }
 
-    /// Supplies extra counter groups for `stats` (the control server's, the transport's).
-    public func addCounterSources(control: @escaping @Sendable () -> [String: UInt64], transport: @escaping @Sendable () -> [String: UInt64]) {
-        queue.sync {
-            controlCounters = control
-            transportCounters = transport
-        }
+    /// Supplies the control server's counters for `stats`.
+    public func addControlCounters(_ source: @escaping @Sendable () -> [String: UInt64]) {
+        queue.sync { controlCounters = source }
     }
 
-    /// Supplies the transport's own state line for `status` (BlueZ: waiting for bluetoothd, ...).
-    public func addTransportState(_ source: @escaping @Sendable () -> String?) {
-        queue.sync { transportState = source }
-    }
-
-    /// Starts the transport and the engine's timers (ticked every `tickInterval`).
+    /// Starts the transport, whose events go to the driver, and the driver's tick (every `tickInterval`).
     public func start(tickInterval: Duration = .milliseconds(250)) throws {
-        let hooks = TransportReaderHooks(
-            willDeliver: { [weak self] in self?.inbox.readerBatchBegins() },
-            didDeliver: { [weak self] moreWaiting in
-                guard let self else { return }
-                self.inbox.readerBatchEnded(socketBusy: moreWaiting, for: self)
-            })
-        try transport.start(handler: { [weak self] event in self?.enqueue(event) }, readerHooks: hooks)
-        let timer = DispatchSource.makeTimerSource(queue: queue)
-        let milliseconds = Int(tickInterval.components.seconds * 1000 + tickInterval.components.attoseconds / 1_000_000_000_000_000)
-        timer.schedule(deadline: .now(), repeating: .milliseconds(max(10, milliseconds)))
-        timer.setEventHandler { [weak self] in
-            guard let self else { return }
-            self.perform(self.engine.tick(now: self.now))
-        }
-        queue.sync {
-            tickTimer = timer
-            state = "running"
-        }
-        timer.resume()
+        try transport.start { [driver] event in driver.enqueue(event) }
+        queue.sync { state = .running }
+        try driver.start(consumer: self, tickInterval: tickInterval)
     }
 
     /// Stops timers and the transport (closing every link); pending actions are flushed first.
     public func stop() {
         queue.sync {
-            state = "stopping"
-            tickTimer?.cancel()
-            tickTimer = nil
-            stopRelayTimer()
+            state = .stopping
+            driver.stopTimers()
             perform(engine.tick(now: now))
         }
         transport.stop()
@@ -208,7 +153,7 @@ public final class NodeRuntime: Sendable {
                 }
             }
         }
-        armRelayWakeup()
+        driver.turnEnded(nextRelayDue: engine.nextRelayDue)
     }
 
     /// Sends a watch event to every watcher; with none, the event is never built.
@@ -217,16 +162,18 @@ public final class NodeRuntime: Sendable {
         let built = event()
         for sink in watchers.values { sink(built) }
     }
-
-    /// Takes a transport event in (any thread); the inbox sees that it is drained.
-    func enqueue(_ event: TransportEvent) {
-        inbox.enqueue(event, for: self)
-    }
 }
 
-extension NodeRuntime: EngineInboxConsumer {
-    /// Sends the relays that fell due while the queue was busy, after every drain turn.
-    func inboxDrained() {
-        sendRelaysDueByNow()
+extension NodeRuntime: EngineDriverConsumer {
+    /// Runs the engine's tick and performs what it returns.
+    func tick() {
+        perform(engine.tick(now: now))
+    }
+
+    /// Sends the relays due by now (the relay wake-up; the end of every drain turn, for relays
+    /// that fell due while the queue was busy). The engine also flushes them on every new message.
+    func sendDueRelays() {
+        guard let due = engine.nextRelayDue, due <= now else { return }
+        perform(engine.sendDueRelays(now: now))
     }
 }

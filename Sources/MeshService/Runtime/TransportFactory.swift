@@ -1,3 +1,4 @@
+import MeshConfig
 import MeshCrypto
 import MeshLink
 import MeshNode
@@ -5,14 +6,11 @@ import UDPTransport
 
 /// Builds the transport a configuration names.
 enum TransportFactory {
-    /// The transport, and a closure that reads its counters for `stats`.
-    static func make(
-        config: DaemonConfig, identity: NodeIdentity, logger: DaemonLogger
-    ) throws -> (any MeshTransport, @Sendable () -> [String: UInt64]) {
+    /// The transport; its counters and state reach `stats` and `status` through `MeshTransport.status`.
+    static func make(config: DaemonSettings, identity: NodeIdentity, logger: DaemonLogger) throws -> any MeshTransport {
         switch config.transport.kind {
         case .udp:
-            let transport = try UDPTransport(configuration: UDPTransportConfiguration(config.udp))
-            return (transport, { CounterDictionary.make(from: transport.counters()) })
+            return try UDPTransport(configuration: UDPTransportConfiguration(config.udp))
         case .bluez:
             return try BlueZTransportFactory.make(config: config, identity: identity, logger: logger)
         }

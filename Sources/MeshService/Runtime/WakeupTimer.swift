@@ -7,7 +7,7 @@ import PosixThread
 /// sleeps in `poll` until it expires, then runs `onFire` on `queue` with `queue.sync`, which runs
 /// the block on this very thread when the queue is idle and waits its turn when it is not.
 ///
-/// It replaces `DispatchQueue.asyncAfter` for the relay wake-up, which cost three thread
+/// It replaces a libdispatch timer for the engine driver's relay wake-up, which costs three thread
 /// wake-ups per armed deadline: libdispatch's manager thread is woken to take the new timer, wakes
 /// again when it expires, and wakes a worker to run the block. Arming here is one system call
 /// that wakes no one; expiry wakes this thread, and that is all (docs/PERFORMANCE.md, "The daemon:

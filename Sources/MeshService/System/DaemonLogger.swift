@@ -1,5 +1,6 @@
 import CSystemd
 import Glibc
+import MeshConfig
 import MeshProtocol
 import Synchronization
 

@@ -18,10 +18,11 @@ public enum LogEvent: String, CaseIterable, Sendable {
     case linkUp = "link_up"
     /// A transport link went down.
     case linkDown = "link_down"
-    /// A neighbour completed its handshake (named after the journal value `peer_joined`, which stays).
-    case peerJoined = "peer_joined"
-    /// A neighbour departed.
-    case peerLeft = "peer_left"
+    /// A neighbour completed its handshake or returned within its grace, or a remote node was
+    /// learned from its join notice (the journal value keeps the older word `peer`).
+    case nodeJoined = "peer_joined"
+    /// A neighbour departed (the journal value keeps the older word `peer`).
+    case neighbourLeft = "peer_left"
     /// A link key exchange finished.
     case handshakeCompleted = "handshake_completed"
     /// A link key exchange or profile check failed or timed out.
@@ -54,8 +55,8 @@ public enum LogEvent: String, CaseIterable, Sendable {
         case .controlClientError: "1613462a03c644d08cf6daedd24a9b50"
         case .linkUp: "d634d19d70484d1c832322adcb9c1328"
         case .linkDown: "0181ffb9d9e548d2ac3b80ba97640973"
-        case .peerJoined: "046c3c43761b4d3797d62c6d45686307"
-        case .peerLeft: "9d21b000d2d14ed78f3c4bd435dc2d94"
+        case .nodeJoined: "046c3c43761b4d3797d62c6d45686307"
+        case .neighbourLeft: "9d21b000d2d14ed78f3c4bd435dc2d94"
         case .handshakeCompleted: "0a6c57b5dd84461ca27087cf4f13a346"
         case .handshakeFailed: "19f33d7703114cf4a163d1a985956ebe"
         case .messageOriginated: "64ca970447ad462ea7ee27c262014cec"

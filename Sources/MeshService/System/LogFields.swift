@@ -7,9 +7,9 @@ import MeshProtocol
 ///
 /// There is deliberately no field for chat text: message contents never reach the logs.
 public struct LogFields: Equatable, Sendable {
-    /// The other node involved: a neighbour, a message's origin or destination (`MESHNODE_PEER`;
-    /// the Swift name follows the journal field, a public contract that keeps its name).
-    public var peer: NodeID?
+    /// The other node involved: a neighbour, a message's origin or destination (`MESHNODE_PEER`:
+    /// the journal field, a public contract, keeps its older word; docs/ARCHITECTURE.md, "Glossary").
+    public var otherNode: NodeID?
     /// The envelope kind (`MESHNODE_KIND`).
     public var kind: MessageKind?
     /// Hops so far (`MESHNODE_HOPS`).
@@ -25,10 +25,10 @@ public struct LogFields: Equatable, Sendable {
 
     /// Creates fields; leave out what does not apply.
     public init(
-        peer: NodeID? = nil, kind: MessageKind? = nil, hops: Int? = nil, messageID: MessageID? = nil,
+        otherNode: NodeID? = nil, kind: MessageKind? = nil, hops: Int? = nil, messageID: MessageID? = nil,
         link: LinkID? = nil, address: String? = nil, reason: String? = nil
     ) {
-        self.peer = peer
+        self.otherNode = otherNode
         self.kind = kind
         self.hops = hops
         self.messageID = messageID
@@ -40,7 +40,7 @@ public struct LogFields: Equatable, Sendable {
     /// The fields as `(NAME, value)` pairs, in a fixed order.
     public var pairs: [(String, String)] {
         var pairs: [(String, String)] = []
-        if let peer { pairs.append(("MESHNODE_PEER", peer.hex)) }
+        if let otherNode { pairs.append(("MESHNODE_PEER", otherNode.hex)) }
         if let kind { pairs.append(("MESHNODE_KIND", kind.description)) }
         if let hops { pairs.append(("MESHNODE_HOPS", String(hops))) }
         if let messageID { pairs.append(("MESHNODE_MESSAGE_ID", messageID.hex)) }

@@ -1,4 +1,5 @@
 import ControlProtocol
+import MeshConfig
 import MeshLink
 import MeshNode
 import MeshProtocol

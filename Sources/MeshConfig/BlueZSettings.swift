@@ -1,0 +1,24 @@
+import MeshLink
+
+/// `[bluez]` settings for the Bluetooth LE transport.
+public struct BlueZSettings: Equatable, Sendable {
+    /// The BlueZ adapter, such as `hci0`.
+    public var adapter = "hci0"
+    /// The mesh's GATT service UUID.
+    public var serviceUUID = MeshGATTIdentity.service
+    /// When not empty, only these devices or nodes are linked.
+    public var allow: [PeerFilter] = []
+    /// These devices or nodes are never linked.
+    public var deny: [PeerFilter] = []
+    /// The most simultaneous BLE connections, both roles together.
+    public var maxConnections = 8
+    /// Whether to host the mesh GATT service and advertise (a node). `false` makes a client that
+    /// only dials nodes, subscribes, and receives every frame as a notification (docs/BLUEZ.md).
+    public var gattServer = true
+    /// Client slot characteristics exported: how many clients without a GATT server are served at
+    /// once (docs/BLUEZ.md, "Client slots"); 0 exports none.
+    public var clientSlots = ClientSlotLimits.defaultCount
+
+    /// Creates the defaults.
+    public init() {}
+}

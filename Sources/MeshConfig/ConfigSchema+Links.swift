@@ -1,0 +1,143 @@
+import MeshLink
+import UDPTransport
+extension ConfigSchema {
+    /// `[udp]` and `[bluez]`.
+    static let linkOptions: [ConfigOption] = udpOptions + bluezOptions
+
+    private static let udpOptions: [ConfigOption] = [
+        ConfigOption(
+            section: "udp", key: "bind", alias: "udp-bind", valueHint: "ADDRESS",
+            summary: "loopback address to bind: 127.0.0.0/8 or ::1",
+            apply: { config, text throws(InvalidValue) in
+                guard let endpoint = try? UDPEndpoint(host: text, port: 1) else {
+                    throw InvalidValue(expected: "a loopback address (127.0.0.0/8 or ::1)")
+                }
+                config.udp.bind = endpoint.host
+            },
+            render: { $0.udp.bind }),
+        ConfigOption(
+            section: "udp", key: "port", alias: "udp-port", valueHint: "PORT",
+            summary: "UDP port to bind",
+            apply: { config, text throws(InvalidValue) in config.udp.port = try ConfigValue.integer(text, in: 1...65535) },
+            render: { String($0.udp.port) }),
+        ConfigOption(
+            section: "udp", key: "neighbours", alias: "neighbours", valueHint: "HOST:PORT,...",
+            summary: "loopback ports this node connects to as central, comma-separated",
+            apply: { config, text throws(InvalidValue) in
+                var endpoints: [UDPEndpoint] = []
+                for item in ConfigValue.list(text) {
+                    guard let endpoint = try? UDPEndpoint(parsing: item) else {
+                        throw InvalidValue(expected: "loopback host:port items such as 127.0.0.1:7002 or [::1]:7002")
+                    }
+                    if !endpoints.contains(endpoint) { endpoints.append(endpoint) }
+                }
+                guard endpoints.count <= 64 else { throw InvalidValue(expected: "at most 64 neighbours") }
+                config.udp.neighbours = endpoints
+            },
+            render: { $0.udp.neighbours.map(\.description).joined(separator: ", ") }),
+        ConfigOption(
+            section: "udp", key: "mtu", alias: "mtu", valueHint: "BYTES",
+            summary: "largest frame offered on a link (the smaller end wins)",
+            apply: { config, text throws(InvalidValue) in config.udp.mtu = try ConfigValue.integer(text, in: LinkInfo.frameSizes) },
+            render: { String($0.udp.mtu) }),
+        ConfigOption(
+            section: "udp", key: "loss", alias: "loss", valueHint: "FRACTION",
+            summary: "fraction of frames dropped on send, for tests",
+            apply: { config, text throws(InvalidValue) in config.udp.loss = try ConfigValue.fraction(text, in: 0...1) },
+            render: { String($0.udp.loss) }),
+        ConfigOption(
+            section: "udp", key: "keepalive_interval", alias: nil, valueHint: "DURATION",
+            summary: "keepalive period on each link",
+            apply: { config, text throws(InvalidValue) in
+                config.udp.keepaliveInterval = try ConfigValue.duration(text, in: .milliseconds(10)...(.seconds(60)))
+            },
+            render: { ConfigValue.format($0.udp.keepaliveInterval) }),
+        ConfigOption(
+            section: "udp", key: "link_timeout", alias: nil, valueHint: "DURATION",
+            summary: "silence after which a link is declared down",
+            apply: { config, text throws(InvalidValue) in
+                config.udp.linkTimeout = try ConfigValue.duration(text, in: .milliseconds(30)...(.seconds(600)))
+            },
+            render: { ConfigValue.format($0.udp.linkTimeout) }),
+        ConfigOption(
+            section: "udp", key: "connect_interval", alias: nil, valueHint: "DURATION",
+            summary: "how often a central retries a neighbour",
+            apply: { config, text throws(InvalidValue) in
+                config.udp.connectInterval = try ConfigValue.duration(text, in: .milliseconds(10)...(.seconds(60)))
+            },
+            render: { ConfigValue.format($0.udp.connectInterval) }),
+        ConfigOption(
+            section: "udp", key: "max_links", alias: nil, valueHint: "COUNT",
+            summary: "most links at once, both roles together",
+            apply: { config, text throws(InvalidValue) in config.udp.maxLinks = try ConfigValue.integer(text, in: 1...1024) },
+            render: { String($0.udp.maxLinks) }),
+    ]
+
+    private static let bluezOptions: [ConfigOption] = [
+        ConfigOption(
+            section: "bluez", key: "adapter", alias: "adapter", valueHint: "HCI",
+            summary: "BlueZ adapter, such as hci0",
+            apply: { config, text throws(InvalidValue) in
+                guard text.hasPrefix("hci"), text.count <= 6, let _ = UInt8(text.dropFirst(3)) else {
+                    throw InvalidValue(expected: "an adapter name such as hci0")
+                }
+                config.bluez.adapter = text
+            },
+            render: { $0.bluez.adapter }),
+        ConfigOption(
+            section: "bluez", key: "service_uuid", alias: nil, valueHint: "UUID",
+            summary: "GATT service UUID of the mesh",
+            apply: { config, text throws(InvalidValue) in config.bluez.serviceUUID = try uuid(text) },
+            render: { $0.bluez.serviceUUID }),
+        ConfigOption(
+            section: "bluez", key: "allow", alias: "allow", valueHint: "LIST",
+            summary: "if set, link only these BLE addresses or node IDs",
+            apply: { config, text throws(InvalidValue) in config.bluez.allow = try filters(text) },
+            render: { $0.bluez.allow.map(\.description).joined(separator: ", ") }),
+        ConfigOption(
+            section: "bluez", key: "deny", alias: "deny", valueHint: "LIST",
+            summary: "never link these BLE addresses or node IDs",
+            apply: { config, text throws(InvalidValue) in config.bluez.deny = try filters(text) },
+            render: { $0.bluez.deny.map(\.description).joined(separator: ", ") }),
+        ConfigOption(
+            section: "bluez", key: "max_connections", alias: "max-connections", valueHint: "COUNT",
+            summary: "most BLE connections at once, both roles together",
+            apply: { config, text throws(InvalidValue) in
+                config.bluez.maxConnections = try ConfigValue.integer(text, in: 1...32)
+            },
+            render: { String($0.bluez.maxConnections) }),
+        ConfigOption(
+            section: "bluez", key: "gatt_server", alias: "gatt-server", valueHint: "BOOL",
+            summary: "host the mesh GATT service and advertise; no = a client that only dials and gets notifications",
+            apply: { config, text throws(InvalidValue) in config.bluez.gattServer = try ConfigValue.bool(text) },
+            render: { String($0.bluez.gattServer) }),
+        ConfigOption(
+            section: "bluez", key: "client_slots", alias: "client-slots", valueHint: "COUNT",
+            summary: "clients without a GATT server served at once, one notify characteristic each (0 to 16)",
+            apply: { config, text throws(InvalidValue) in
+                config.bluez.clientSlots = try ConfigValue.integer(text, in: 0...ClientSlotLimits.maxCount)
+            },
+            render: { String($0.bluez.clientSlots) }),
+    ]
+
+    private static func uuid(_ text: String) throws(InvalidValue) -> String {
+        let groups = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard groups.map(\.count) == [8, 4, 4, 4, 12], groups.allSatisfy({ $0.allSatisfy(\.isHexDigit) }) else {
+            throw InvalidValue(expected: "a 128-bit UUID such as 8f2c0001-5e1a-4c7b-9d3e-6d657368ee01")
+        }
+        return text.lowercased()
+    }
+
+    private static func filters(_ text: String) throws(InvalidValue) -> [PeerFilter] {
+        let items = ConfigValue.list(text)
+        guard items.count <= 256 else { throw InvalidValue(expected: "at most 256 entries") }
+        var result: [PeerFilter] = []
+        for item in items {
+            guard let filter = PeerFilter(parsing: item) else {
+                throw InvalidValue(expected: "BLE addresses (AA:BB:CC:DD:EE:FF) or 32-hex-digit node IDs")
+            }
+            result.append(filter)
+        }
+        return result
+    }
+}

@@ -1,0 +1,19 @@
+import MeshNode
+
+/// `[links]`: how many links may be in their key exchange at once, and for how long.
+public struct LinkSettings: Equatable, Sendable {
+    /// Most links without link keys at once, all transports together.
+    public var maxUnkeyed = LinkAdmissionLimits().maxUnkeyedLinks
+    /// Most links without link keys from one address.
+    public var maxUnkeyedPerAddress = LinkAdmissionLimits().maxUnkeyedPerAddress
+    /// How long a stranger's link may stay without link keys.
+    public var keyDeadline = LinkAdmissionLimits().keyDeadline
+    /// How long a keyed link's address counts as a returning neighbour's.
+    public var neighbourMemory = LinkAdmissionLimits().neighbourMemory
+
+    /// The engine limits these settings describe.
+    public var limits: LinkAdmissionLimits {
+        LinkAdmissionLimits(maxUnkeyedLinks: maxUnkeyed, maxUnkeyedPerAddress: maxUnkeyedPerAddress,
+                            keyDeadline: keyDeadline, neighbourMemory: neighbourMemory)
+    }
+}

@@ -1,0 +1,26 @@
+import UDPTransport
+
+/// `[udp]` settings for the loopback UDP transport.
+public struct UDPSettings: Equatable, Sendable {
+    /// The loopback address to bind (127.0.0.0/8 or ::1).
+    public var bind = "127.0.0.1"
+    /// The UDP port to bind.
+    public var port: UInt16 = 7001
+    /// The ports this node connects to as central (loopback only).
+    public var neighbours: [UDPEndpoint] = []
+    /// The largest frame this node offers on a link (20...510, `LinkInfo.frameSizes`); a link uses the smaller of both ends.
+    public var mtu = 185
+    /// The fraction of frames dropped on send, for tests (0.0...1.0).
+    public var loss = 0.0
+    /// How often each side of a link sends a keepalive.
+    public var keepaliveInterval = Duration.seconds(1)
+    /// How long a link may stay silent before it is declared down.
+    public var linkTimeout = Duration.seconds(4)
+    /// How often a central retries connecting to a neighbour.
+    public var connectInterval = Duration.seconds(1)
+    /// The most links at once, both roles together.
+    public var maxLinks = 64
+
+    /// Creates the defaults.
+    public init() {}
+}

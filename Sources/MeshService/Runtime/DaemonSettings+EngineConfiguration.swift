@@ -1,0 +1,36 @@
+import Flooding
+import Fragmenter
+import MeshConfig
+import MeshNode
+import MeshProtocol
+
+extension DaemonSettings {
+    /// The engine configuration these settings describe.
+    public var engineConfiguration: EngineConfiguration {
+        var nodeAllow: Set<NodeID> = []
+        var nodeDeny: Set<NodeID> = []
+        for filter in bluez.allow { if case .node(let hex) = filter, let id = NodeID(hex: hex) { nodeAllow.insert(id) } }
+        for filter in bluez.deny { if case .node(let hex) = filter, let id = NodeID(hex: hex) { nodeDeny.insert(id) } }
+        var configuration = EngineConfiguration(
+            displayName: node.name, icon: node.icon, role: .relay, hopLimits: relay.hopLimits,
+            heartbeatInterval: timers.heartbeatInterval, departureGrace: timers.departureGrace,
+            handshakeTimeout: timers.handshakeTimeout, seenCapacity: seen.capacity, seenLifetime: seen.expiry,
+            padding: crypto.padding, rekeyInterval: timers.rekeyInterval, hold: hold.limits,
+            budgets: budget.limits,
+            freshness: FreshnessRule(maxClockSkew: seen.maxClockSkew, enabled: seen.checkTimestamps),
+            deniedNodes: nodeDeny, allowedNodes: nodeAllow)
+        configuration.admission = links.limits
+        configuration.relayScheduler = relay.schedulerChoice
+        // Unkeyed links may hold at most half the transport's slots, so keyed neighbours always have room.
+        let slots = transport.kind == .bluez ? bluez.maxConnections : udp.maxLinks
+        configuration.admission.maxUnkeyedLinks = min(links.maxUnkeyed, max(1, slots / 2))
+        return configuration
+    }
+
+    /// The fragmenter limits these settings describe.
+    public var fragmenterLimits: FragmenterLimits {
+        FragmenterLimits(
+            maxMessageSize: fragments.maxMessage, reassemblyTimeout: fragments.timeout,
+            maxTransfersPerLink: fragments.maxTransfersPerLink)
+    }
+}

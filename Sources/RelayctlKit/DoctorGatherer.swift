@@ -1,0 +1,33 @@
+import Doctor
+import MeshConfig
+
+/// Gathers `relayctl doctor`'s facts on this machine, every outside call bounded in time.
+enum DoctorGatherer {
+    /// The set-up from meshnoded's configuration file (`--config`), or the package's defaults when
+    /// no file is given and the default one does not exist.
+    static func setup(configPath: String?, socketOverride: String?) throws(ConfigError) -> DoctorSetup {
+        let config = try ConfigLoader.load(path: configPath ?? ConfigLoader.defaultPath,
+                                                 mayBeMissing: configPath == nil, overrides: [])
+        return DoctorSetup(controlGroup: config.node.controlGroup, adapter: config.bluez.adapter,
+                           stateDirectory: config.node.stateDirectory,
+                           controlSocket: socketOverride ?? config.node.controlSocket)
+    }
+
+    /// Every fact, for `setup`.
+    static func facts(for setup: DoctorSetup) -> DoctorFacts {
+        let bus = DoctorBus.connect()
+        defer { if case .success(let bus) = bus { bus.close() } }
+        let (bluetoothd, adapter) = DoctorBlueZProbe.facts(bus: bus, adapter: setup.adapter)
+        return DoctorFacts(
+            bluetoothd: bluetoothd, adapter: adapter,
+            dbusPolicy: DoctorFileProbe.policy(user: setup.serviceUser),
+            serviceUserExists: DoctorFileProbe.userExists(setup.serviceUser),
+            controlGroupExists: DoctorFileProbe.groupExists(setup.controlGroup),
+            stateDirectory: DoctorFileProbe.path(setup.stateDirectory),
+            identity: DoctorFileProbe.path(setup.identityFile),
+            clock: DoctorClockProbe.fact(),
+            space: DoctorFileProbe.space(setup.stateDirectory),
+            unit: DoctorSystemdProbe.fact(bus: bus, unit: setup.unit),
+            daemon: DoctorDaemonProbe.fact(socket: setup.controlSocket))
+    }
+}
