@@ -14,10 +14,12 @@ extension BlueZSession {
             guard backoff.mayAttempt(device.address, now: time) else { continue }
             // A hold on first sight (and after each loss) so that two nodes that see each other rarely dial
             // at once: the node with the lower address dials first, the other one a few seconds later.
+            // A client without a GATT server is never dialled, so it always dials first.
             let hold = holdUntil[device.address] ?? {
                 let until = time + ConnectionTieBreak.hold(own: ownAddress, peer: device.address,
                                                            unit: Double.random(in: 0..<1),
-                                                           connectTimeout: config.connectTimeout)
+                                                           connectTimeout: config.connectTimeout,
+                                                           peerCanDial: config.gattServer)
                 holdUntil[device.address] = until
                 if holdUntil.count > 512 { holdUntil = holdUntil.filter { $0.value > time - 600 } }
                 return until

@@ -79,3 +79,13 @@ bluez_running() { kill -0 "$(cat /run/meshlab/bluetoothd.pid 2>/dev/null)" 2>/de
 
 # Saves the kernel log (a daemon that crashed shows there) to $MESHLAB_OUT/vm/dmesg.txt.
 save_kernel_log() { dmesg > "$MESHLAB_OUT/vm/dmesg.txt" 2>&1; }
+
+# Saves node I's `relayctl --json stats` (one process start) to $MESHLAB_OUT/stats-X.json, flattened
+# for `stat_of`. Usage: save_stats I [SUFFIX]
+save_stats() { ctl "$1" --json stats 2>/dev/null | tr -d '\n ' > "$MESHLAB_OUT/stats-${names[$1]}$2.json"; }
+# A counter from the last `save_stats I [SUFFIX]`: section, field.  Usage: stat_of I SECTION FIELD [SUFFIX]
+stat_of() {
+  grep -o "\"$2\":{[^}]*}" "$MESHLAB_OUT/stats-${names[$1]}$4.json" | grep -o "\"$3\":[0-9]*" | head -n 1 | cut -d: -f2
+}
+# How many lines of node I's log match PATTERN (grep -E).  Usage: log_count I PATTERN
+log_count() { grep -cE "$2" "$MESHLAB_OUT/meshnoded-${names[$1]}.log"; }
