@@ -3,9 +3,8 @@
 # as web pages or restricted apps) on one node B at once, each in its own client slot (docs/BLUEZ.md,
 # "Client slots"). B holds three LE connections, which needs the fixed btvirt (docs/BLUEZ.md).
 #   scripts/blelab-run -n 5 --btvirt ../shared/blelab/btvirt/btvirt Tests/VM/meshnoded-clients.sh "$(swift build --show-bin-path)"
-# The clients arrive one after another, as people do: P starts once B advertises, Q once B has P as
-# a neighbour, R once B has Q. Three dials set up at the same moment to one peripheral lose one of
-# them in the emulator before any slot is involved (docs/BLUEZ.md, "Client slots in the emulator").
+# The clients arrive one after another, as people do: P starts once B advertises, Q once B granted
+# P its slot, R once B granted Q's (docs/BLUEZ.md, "What is left": client slots in the emulator).
 # Checks, in order (a timeline in seconds since VM boot is printed):
 #   1. each client links to B (B's log: 3 neighbours; each client's log: exactly 1);
 #   2. B bound three different slots, one per client (its log), and each client claimed one (its log);
@@ -43,6 +42,8 @@ log_neighbours_exactly() { [ $(( $(log_count "$1" 'neighbour joined') - $(log_co
 log_delivered_at_least() { [ "$(log_count "$1" 'message delivered')" -ge "$2" ]; }
 # Whether node I has learned node J (its join notice, relayed by B).
 log_knows() { log_count "$1" "node learned .*: node-${names[$2]} " >/dev/null; }
+# Whether B granted at least N slot claims (its log).
+b_claims_at_least() { [ "$(log_count 0 'client slot [0-9]+ claimed by')" -ge "$1" ]; }
 # Node J's full ID as node I logged it when J became its neighbour.
 id_from_log() { grep -o "neighbour joined: node-${names[$2]} \[peer=[0-9a-f]*" "$MESHLAB_OUT/meshnoded-${names[$1]}.log" | head -n 1 | sed 's/.*peer=//'; }
 
@@ -54,11 +55,14 @@ pids=()
 start_node 0
 wait_for_line "$MESHLAB_OUT/meshnoded-B.log" 'advertising ' 60 || fail "B never advertised"
 stamp "B advertises"
+# The next client starts once B granted the previous one its slot: its scan then meets B's
+# advertisement, registered again once that client's link is up.
 for i in 1 2 3; do
   start_node "$i" --gatt-server false
-  if wait_until 90 log_neighbours_at_least 0 "$i"; then stamp "${names[$i]} is B's neighbour"
-  else fail "B did not link ${names[$i]}"; fi
+  if wait_until 90 b_claims_at_least "$i"; then stamp "${names[$i]} claimed a slot of B"
+  else fail "B granted ${names[$i]} no slot"; fi
 done
+wait_until 60 log_neighbours_at_least 0 3 || fail "B did not link all three clients"
 for i in 1 2 3; do
   wait_until 30 log_neighbours_exactly "$i" 1 || fail "${names[$i]} does not have exactly one neighbour"
 done
@@ -76,7 +80,7 @@ done
 
 ids=("$(id_from_log 1 0)"); for i in 1 2 3; do ids+=("$(id_from_log 0 "$i")"); done
 stamp "IDs: ${ids[*]}"
-for i in 1 2 3; do save_stats "$i" -before; done
+saves=(); for i in 1 2 3; do save_stats "$i" before & saves+=($!); done; wait "${saves[@]}"
 for i in 1 2 3; do
   sent=$(ctl "$i" send "broadcast from ${names[$i]}")
   stamp "broadcast $sent from ${names[$i]}"
@@ -100,7 +104,7 @@ done
 grep -q "direct from" "$MESHLAB_OUT"/meshnoded-*.log && fail "message text found in a log"
 
 sleep 3   # anything late or doubled would show now
-for i in 0 1 2 3; do save_stats "$i"; done
+saves=(); for i in 0 1 2 3; do save_stats "$i" & saves+=($!); done; wait "${saves[@]}"
 [ "$(stat_of 0 message relayed)" -ge 3 ] 2>/dev/null || fail "B relayed $(stat_of 0 message relayed) of 3 direct messages"
 for i in 1 2 3; do
   line="${names[$i]}: delivered=$(stat_of "$i" message delivered)"
@@ -110,7 +114,7 @@ for i in 1 2 3; do
   stamp "$line"
   [ "$(stat_of "$i" message delivered)" = 3 ] || fail "${names[$i]} delivered other than 3 messages"
   [ "$(log_count "$i" 'message delivered')" = 3 ] || fail "${names[$i]} logged other than 3 deliveries"
-  [ "$(stat_of "$i" links seal_failures)" = "$(stat_of "$i" links seal_failures -before)" ] || fail "${names[$i]}: seal failures while messages went"
+  [ "$(stat_of "$i" links seal_failures)" = "$(stat_of "$i" links seal_failures before)" ] || fail "${names[$i]}: seal failures while messages went"
   for c in unkeyed_frames key_exchange_failures replays; do
     [ "$(stat_of "$i" links "$c")" = 0 ] || fail "${names[$i]} counts $c: a frame for another link reached it"
   done

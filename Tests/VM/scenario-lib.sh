@@ -80,12 +80,29 @@ bluez_running() { kill -0 "$(cat /run/meshlab/bluetoothd.pid 2>/dev/null)" 2>/de
 # Saves the kernel log (a daemon that crashed shows there) to $MESHLAB_OUT/vm/dmesg.txt.
 save_kernel_log() { dmesg > "$MESHLAB_OUT/vm/dmesg.txt" 2>&1; }
 
-# Saves node I's `relayctl --json stats` (one process start) to $MESHLAB_OUT/stats-X.json, flattened
-# for `stat_of`. Usage: save_stats I [SUFFIX]
-save_stats() { ctl "$1" --json stats 2>/dev/null | tr -d '\n ' > "$MESHLAB_OUT/stats-${names[$1]}$2.json"; }
+# Saves node I's `relayctl --json stats` (one process start) as shell variables in
+# $MESHLAB_OUT/stats-X[-SUFFIX].sh, read by `stat_of` without starting a process per counter (each
+# costs a noticeable share of a second under emulation). Usage: save_stats I [SUFFIX]
+save_stats() {
+  ctl "$1" --json stats 2>/dev/null | tr -d '\n ' | awk -v prefix="S_${names[$1]}_${2}_" '{
+    s = $0
+    while (match(s, /"[A-Za-z_]+":\{[^{}]*\}/)) {
+      block = substr(s, RSTART, RLENGTH); s = substr(s, RSTART + RLENGTH)
+      name = block; sub(/^"/, "", name); sub(/".*/, "", name)
+      body = block; sub(/^[^{]*\{/, "", body)
+      n = split(body, pairs, ",")
+      for (i = 1; i <= n; i++) if (match(pairs[i], /^"[A-Za-z_]+":[0-9]+/)) {
+        split(substr(pairs[i], RSTART, RLENGTH), kv, ":"); gsub(/"/, "", kv[1])
+        key = prefix name "_" kv[1]; if (!(key in seen)) { seen[key] = 1; print key "=" kv[2] }
+      }
+    }
+  }' > "$MESHLAB_OUT/stats-${names[$1]}${2:+-$2}.sh"
+}
 # A counter from the last `save_stats I [SUFFIX]`: section, field.  Usage: stat_of I SECTION FIELD [SUFFIX]
 stat_of() {
-  grep -o "\"$2\":{[^}]*}" "$MESHLAB_OUT/stats-${names[$1]}$4.json" | grep -o "\"$3\":[0-9]*" | head -n 1 | cut -d: -f2
+  local var="S_${names[$1]}_${4}_$2_$3"
+  . "$MESHLAB_OUT/stats-${names[$1]}${4:+-$4}.sh"
+  echo "${!var}"
 }
 # How many lines of node I's log match PATTERN (grep -E).  Usage: log_count I PATTERN
 log_count() { grep -cE "$2" "$MESHLAB_OUT/meshnoded-${names[$1]}.log"; }
