@@ -94,7 +94,7 @@ extension BlueZSession {
     }
 
     /// Registers the advertisement again (it goes off-air when a central connects), debounced.
-    func refreshAdvertisement(after delay: Double = AdvertisementRefresh.afterChange) {
+    func refreshAdvertisement(after delay: Double = 1) {
         if let timer = advRefreshTimer { loop.cancelTimer(timer) }
         advRefreshTimer = loop.after(delay) { [self] in
             advRefreshTimer = nil

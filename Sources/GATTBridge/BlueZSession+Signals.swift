@@ -119,9 +119,8 @@ extension BlueZSession {
             if connected == true, !connectionMTU.connected(path) { log(.warning, "too many connections to track their ATT MTU") }
             if connected == false { connectionMTU.disconnected(path) }
             // The advertisement goes off-air when a central connects and stays off after it leaves,
-            // whether or not a link came of it: register it again on every change, after a new
-            // connection only once its link is up (or ``AdvertisementRefresh/afterConnection``).
-            if let connected { refreshAdvertisement(after: AdvertisementRefresh.delay(connected: connected)) }
+            // whether or not a link came of it: register it again on every change.
+            if connected != nil { refreshAdvertisement() }
             deviceChanged(path, lostConnection: connected == false)
         case BlueZ.characteristic where path.hasPrefix(adapterPath + "/"):
             guard let device = BlueZObjectCache.devicePath(containing: path) else { return }

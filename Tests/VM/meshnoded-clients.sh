@@ -31,7 +31,7 @@ failed=0
 start_node() { # index, extra flags...
   local i=$1; shift
   local dir="/tmp/mesh-${names[$i]}"; mkdir -p "$dir"
-  "$bin/meshnoded" --transport bluez --adapter "${adapters[${order[$i]}]}" --state-directory "$dir" --runtime-directory "$dir" \
+  "$bin/meshnoded" --transport bluez --adapter "${adapters[$i]}" --state-directory "$dir" --runtime-directory "$dir" \
     --name "node-${names[$i]}" --log-level debug --control-group root "$@" \
     > >(uptime_lines > "$MESHLAB_OUT/meshnoded-${names[$i]}.log") 2>&1 &
   pids[$i]=$!
@@ -47,10 +47,8 @@ b_claims_at_least() { [ "$(log_count 0 'client slot [0-9]+ claimed by')" -ge "$1
 # Node J's full ID as node I logged it when J became its neighbour.
 id_from_log() { grep -o "neighbour joined: node-${names[$2]} \[peer=[0-9a-f]*" "$MESHLAB_OUT/meshnoded-${names[$1]}.log" | head -n 1 | sed 's/.*peer=//'; }
 
-# B, P, Q, R on the first four adapters.
-order=(0 1 2 3)
-addr=(); for i in 0 1 2 3; do addr+=("$(address "${adapters[${order[$i]}]}")"); done
-stamp "B, P, Q, R on ${adapters[${order[0]}]} ${adapters[${order[1]}]} ${adapters[${order[2]}]} ${adapters[${order[3]}]} (${addr[*]}); load $(cut -d' ' -f1-3 /proc/loadavg)"
+addr=(); for i in 0 1 2 3; do addr+=("$(address "${adapters[$i]}")"); done
+stamp "adapters ${adapters[*]:0:4} (${addr[*]}): B is the node, P, Q and R clients; load $(cut -d' ' -f1-3 /proc/loadavg)"
 pids=()
 start_node 0
 wait_for_line "$MESHLAB_OUT/meshnoded-B.log" 'advertising ' 60 || fail "B never advertised"
