@@ -11,6 +11,9 @@ echo "== imports: every module a target imports is declared in Package.swift"
 swift package dump-package | swift scripts/check-imports.swift
 echo "== build (warnings are errors)"
 swift build --build-tests -Xswiftc -warnings-as-errors
+echo "== build meshflood (the Benchmarks package; the soak and the seen-journal test run it)"
+swift build --package-path Benchmarks --product meshflood -Xswiftc -warnings-as-errors
+export MESHTOOLS_BIN="$(swift build --package-path Benchmarks --show-bin-path)"
 echo "== bash completion of relayctl"
 bash scripts/test-completion.sh
 echo "== BlueZ: meshnoded on the real bluetoothd with emulated radios (VM)"

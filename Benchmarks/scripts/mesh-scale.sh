@@ -2,14 +2,14 @@
 # Runs every mesh-at-scale figure of docs/PERFORMANCE.md ("The mesh at scale", "Managed
 # flooding") with the release meshsim and writes one JSON file per run to
 # docs/measurements/mesh-<topology>-<nodes>-<scheduler>.json. Then run
-# scripts/plot-performance.sh for the plots.
-#   scripts/mesh-scale.sh            # everything (N = 50, 200 and 1,000; takes a while on 2 cores)
-#   MESH_SIZES="50 200" scripts/mesh-scale.sh   # fewer sizes
+# Benchmarks/scripts/plot-performance.sh for the plots.
+#   Benchmarks/scripts/mesh-scale.sh            # everything (N = 50, 200 and 1,000; takes a while on 2 cores)
+#   MESH_SIZES="50 200" Benchmarks/scripts/mesh-scale.sh   # fewer sizes
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 export PATH="/opt/swift/usr/bin:$PATH"
-swift build -c release --product meshsim 2>&1 | tail -n 1
-bin="$(swift build -c release --show-bin-path)/meshsim"
+swift build -c release --package-path Benchmarks --product meshsim 2>&1 | tail -n 1
+bin="$(swift build -c release --package-path Benchmarks --show-bin-path)/meshsim"
 out=docs/measurements
 mkdir -p "$out"
 messages="${MESH_MESSAGES:-100}"

@@ -1,7 +1,7 @@
 // meshsim: the mesh at scale (issue 12). Builds a topology of N real engines with real crypto
 // on the simulator's virtual clock, sends messages from random nodes and reports delivery
 // within the hop limit, transmissions per delivery, latency, control traffic and wall time.
-// Build with `swift build -c release --product meshsim`; see docs/PERFORMANCE.md.
+// Build with `swift build -c release --package-path Benchmarks --product meshsim`; see docs/PERFORMANCE.md.
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

@@ -5,7 +5,7 @@ import MeshLink
 import MeshNode
 import MeshProtocol
 
-/// The line of scripts/daemon-cpu.sh in one process: engines M, A, B and C, with M, A and C
+/// The line of Benchmarks/scripts/daemon-cpu.sh in one process: engines M, A, B and C, with M, A and C
 /// each the central of one link to B (as meshflood and `--neighbours` make them over loopback
 /// UDP). Frames go from engine to engine at once, in order; only B's engine calls are timed,
 /// in this thread's CPU time, so the figure is the engine's share of what meshnoded B spends.

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Plots the mesh-at-scale figures from docs/measurements/mesh-*.json (written by
-# scripts/mesh-scale.sh) into docs/plots/*.png with gnuplot (Debian's gnuplot-nox, installed
+# Benchmarks/scripts/mesh-scale.sh) into docs/plots/*.png with gnuplot (Debian's gnuplot-nox, installed
 # here when missing): message frames per delivery and delivery ratio against N, for plain and
 # managed flooding, on the dense and the sparse random geometric graphs.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 if ! command -v gnuplot >/dev/null; then
   apt-get update -qq && apt-get install -y -qq gnuplot-nox >/dev/null
 fi

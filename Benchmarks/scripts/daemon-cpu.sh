@@ -4,12 +4,11 @@
 # broadcasts at a steady rate B keeps up with; B's CPU (utime+stime from /proc) over the flood
 # is divided by the messages B relayed. enginecpu then runs the same messages through the engine
 # alone, in-process, timing only B's engine. Prints a table and writes JSON.
-# Usage: scripts/daemon-cpu.sh [--baseline DIR] [--rate 500] [--seconds 10] [--repeat 1] [--perf] [--out FILE]
-# Environment: MESHNODE_BIN=DIR uses binaries already built there instead of building.
+# Usage: Benchmarks/scripts/daemon-cpu.sh [--baseline DIR] [--rate 500] [--seconds 10] [--repeat 1] [--perf] [--out FILE]
+# Environment: MESHNODE_BIN=DIR (meshnoded, relayctl) and MESHTOOLS_BIN=DIR (meshflood, enginecpu)
+# use binaries already built there instead of building.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-if [ -z "${MESHNODE_BIN:-}" ]; then
-  source scripts/release-bin.sh
-  swift build -c release --product enginecpu 2>&1 | tail -n 1
-fi
-exec python3 scripts/daemon_cpu.py --bin "$MESHNODE_BIN" "$@"
+cd "$(dirname "$0")/../.."
+source scripts/release-bin.sh
+release_tools meshflood enginecpu
+exec python3 Benchmarks/scripts/daemon_cpu.py --bin "$MESHNODE_BIN" --tools "$MESHTOOLS_BIN" "$@"

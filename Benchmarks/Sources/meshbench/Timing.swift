@@ -37,7 +37,7 @@ enum Timing {
     /// counts the timed loop alone.
     @inline(never)
     static func measure(count: Int, _ body: (Int) throws -> Void) rethrows -> Sample {
-        let allocationsBefore = meshbench_allocation_count()
+        let allocationsBefore = allocation_counter_total()
         let wallStart = monotonicSeconds()
         let cpuStart = threadCPUSeconds()
         for index in 0..<count { try body(index) }
@@ -45,7 +45,7 @@ enum Timing {
         let wall = monotonicSeconds() - wallStart
         return Sample(
             operations: count, cpuSeconds: cpu, wallSeconds: wall,
-            allocations: meshbench_allocation_count() - allocationsBefore)
+            allocations: allocation_counter_total() - allocationsBefore)
     }
 }
 

@@ -2,6 +2,7 @@ import Flooding
 import MeshCrypto
 @_spi(Benchmark) import MeshNode
 import MeshProtocol
+import MeshSim
 
 /// The relay path at one ATT MTU and one neighbour count.
 struct RelayFigure: Codable {

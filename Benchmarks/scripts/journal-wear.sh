@@ -5,13 +5,15 @@
 # second for SECONDS. Prints what meshnoded wrote to storage in that time (/proc/PID/io
 # write_bytes: page cache pages it dirtied, the bytes writeback sends to the card) per minute,
 # its syncs, and the mean latency the journal added to a delivery (seen_journal counters).
-# Usage: scripts/journal-wear.sh [RATE] [SECONDS]   (defaults 40 and 60)
-# Environment: MESHNODE_BIN=DIR uses binaries already built there (else a release build);
+# Usage: Benchmarks/scripts/journal-wear.sh [RATE] [SECONDS]   (defaults 40 and 60)
+# Environment: MESHNODE_BIN=DIR (meshnoded, relayctl) and MESHTOOLS_BIN=DIR (meshflood) use binaries
+# already built there (else release builds);
 # WATCH=0 runs without the watcher (a relay nobody reads at: no syncs, only the kernel's writeback).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 rate=${1:-40} seconds=${2:-60}
 source scripts/release-bin.sh
+release_tools meshflood
 mkdir -p .build
 dir=$(mktemp -d "$PWD/.build/journal-wear.XXXXXX")
 port=$((38000 + RANDOM % 2000))
@@ -29,7 +31,7 @@ fi
 sleep 1
 before=$(awk '/^write_bytes/ {print $2}' "/proc/$node/io")
 start=$(date +%s.%N)
-"$MESHNODE_BIN/meshflood" --target "127.0.0.1:$port" --mode broadcast --rate "$rate" --duration "$seconds" --json \
+"$MESHTOOLS_BIN/meshflood" --target "127.0.0.1:$port" --mode broadcast --rate "$rate" --duration "$seconds" --json \
   > "$dir/flood.json"
 sleep 1
 after=$(awk '/^write_bytes/ {print $2}' "/proc/$node/io")

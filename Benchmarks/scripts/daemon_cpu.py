@@ -5,8 +5,8 @@ counters). B's utime+stime from /proc before and after the flood, less B's idle 
 wall time, divided by the messages B relayed. Then enginecpu runs the same messages through the
 engine alone in-process (M, A, B, C engines; only B's engine calls timed, in thread CPU time).
 With --perf, B is sampled by `perf record` during the flood and its CPU split by where it went.
-Usage (normally through scripts/daemon-cpu.sh):
-  daemon_cpu.py --bin DIR [--baseline DIR] [--rate 500] [--seconds 10] [--repeat 1] [--perf] [--out FILE]
+Usage (normally through Benchmarks/scripts/daemon-cpu.sh):
+  daemon_cpu.py --bin DIR --tools DIR [--baseline DIR] [--rate 500] [--seconds 10] [--repeat 1] [--perf] [--out FILE]
 --baseline DIR runs binaries built elsewhere (say, before a change) in the same rounds, alternating."""
 import argparse
 import json
@@ -17,6 +17,7 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))  # meshlab
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from meshlab import TICKS, Node, wait_neighbours  # noqa: E402
 from perf_attribution import attribute  # noqa: E402
@@ -102,7 +103,7 @@ def message_counters(node):
     return stats["counters"]["message"]
 
 
-def run_daemon(args, bin_dir, work, name):
+def run_daemon(args, bin_dir, tools_dir, work, name):
     base = random.randint(20000, 50000)
     a = Node(bin_dir, work, f"{name}-A", base, [base + 1], NODE_FLAGS)
     b = Node(bin_dir, work, f"{name}-B", base + 1, [], NODE_FLAGS + args.b_flags)
@@ -131,7 +132,7 @@ def run_daemon(args, bin_dir, work, name):
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             time.sleep(0.5)
         flood = subprocess.run(
-            [os.path.join(bin_dir, "meshflood"), "--target", f"127.0.0.1:{b.port}", "--mode", "broadcast",
+            [os.path.join(tools_dir, "meshflood"), "--target", f"127.0.0.1:{b.port}", "--mode", "broadcast",
              "--rate", str(args.rate), "--duration", str(args.seconds), "--json"],
             capture_output=True, text=True, timeout=args.seconds + 60)
         m_sent = json.loads(flood.stdout.strip().splitlines()[-1])["messages_sent"] if flood.returncode == 0 else 0
@@ -170,9 +171,9 @@ def run_daemon(args, bin_dir, work, name):
     return result
 
 
-def run_engine(args, bin_dir, messages):
+def run_engine(args, tools_dir, messages):
     out = subprocess.run(
-        [os.path.join(bin_dir, "enginecpu"), "--messages", str(messages), "--rate", str(args.rate), "--", *NODE_FLAGS],
+        [os.path.join(tools_dir, "enginecpu"), "--messages", str(messages), "--rate", str(args.rate), "--", *NODE_FLAGS],
         capture_output=True, text=True, timeout=600)
     if out.returncode != 0:
         return {"error": f"enginecpu exited {out.returncode}: {out.stderr.strip()}"}
@@ -209,7 +210,8 @@ def perf_table(perf):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--bin", required=True)
+    parser.add_argument("--bin", required=True, help="the folder of meshnoded and relayctl")
+    parser.add_argument("--tools", required=True, help="the folder of meshflood and enginecpu (the Benchmarks package's build)")
     parser.add_argument("--baseline", help="a folder of meshnoded, relayctl, meshflood and enginecpu to run alongside")
     parser.add_argument("--rate", type=float, default=500)
     parser.add_argument("--seconds", type=float, default=10)
@@ -220,16 +222,17 @@ def main():
                         help="an extra meshnoded flag for B only (e.g. --b-flag=--log-level=notice)")
     parser.add_argument("--out", default="daemon-cpu.json")
     args = parser.parse_args()
-    builds = ([("baseline", os.path.abspath(args.baseline))] if args.baseline else []) + [("this", os.path.abspath(args.bin))]
+    builds = (([("baseline", os.path.abspath(args.baseline), os.path.abspath(args.baseline))] if args.baseline else [])
+              + [("this", os.path.abspath(args.bin), os.path.abspath(args.tools))])
     work = tempfile.mkdtemp(prefix="meshnode-daemoncpu.")
     loadavg_at_start = os.getloadavg()
     print(f"load average at start: {loadavg_at_start}", flush=True)
     rounds = []
     for i in range(args.repeat):
-        for build, bin_dir in builds:
+        for build, bin_dir, tools_dir in builds:
             print(f"== round {i + 1}, {build} ({bin_dir}): M floods B at {args.rate:g}/s for {args.seconds:g} s", flush=True)
-            daemon = run_daemon(args, bin_dir, work, f"r{i + 1}-{build}")
-            engine = run_engine(args, bin_dir, daemon["m_messages"]) if "error" not in daemon else {}
+            daemon = run_daemon(args, bin_dir, tools_dir, work, f"r{i + 1}-{build}")
+            engine = run_engine(args, tools_dir, daemon["m_messages"]) if "error" not in daemon else {}
             r = {"round": i + 1, "build": build, "bin": bin_dir, "daemon": daemon, "engine": engine}
             if "error" not in daemon and "error" not in engine and daemon.get("us_per_relayed_message_less_idle"):
                 r["ratio"] = daemon["us_per_relayed_message_less_idle"] / engine["us_per_relayed_message"]

@@ -1,6 +1,6 @@
 // meshbench: release-build benchmarks of the hot paths. Run with
-//   swift run -c release meshbench            (a text table)
-//   swift run -c release meshbench --json     (one JSON document on stdout; the table on stderr)
+//   swift run -c release --package-path Benchmarks meshbench            (a text table)
+//   swift run -c release --package-path Benchmarks meshbench --json     (one JSON document on stdout; the table on stderr)
 // Rates are per CPU second of the measuring thread; ratios are measured in the same run.
 // docs/PERFORMANCE.md says what each figure measures.
 import CAllocationCounter
@@ -32,7 +32,7 @@ do {
 }
 let output = Output(toStandardError: options.json)
 let scale = options.quick ? 10 : 1
-guard meshbench_allocation_counter_active() == 1 || { _ = malloc(1); return meshbench_allocation_counter_active() == 1 }() else {
+guard allocation_counter_active() == 1 || { _ = malloc(1); return allocation_counter_active() == 1 }() else {
     FileHandle.standardError.write(Data("meshbench: the allocation counter is not in effect\n".utf8))
     exit(70)
 }

@@ -1,6 +1,6 @@
 import MeshCrypto
 import MeshLink
-@_spi(Benchmark) import MeshNode
+import MeshNode
 import MeshProtocol
 
 /// One engine under test keyed to a source neighbour and `k` target neighbours, all real
@@ -9,22 +9,29 @@ import MeshProtocol
 /// The engine's link 0 goes to the source; links 1...k go to the targets. Each neighbour's
 /// only link (ID 0) goes to the engine. Setup runs the key exchanges and profile exchanges to
 /// the end; afterwards the targets receive nothing (what the engine relays is counted and
-/// dropped), so only the engine under test does work in the timed loop.
-final class RelayHarness {
-    let engine: MeshEngine
-    let source: MeshEngine
-    let targets: [MeshEngine]
+/// dropped), so only the engine under test does work in a measured loop (meshbench's relay
+/// path, AllocationTests' thresholds).
+public final class RelayHarness {
+    /// The engine under test.
+    public let engine: MeshEngine
+    /// The neighbour whose broadcasts the engine relays.
+    public let source: MeshEngine
+    /// The neighbours the engine relays to.
+    public let targets: [MeshEngine]
     /// The frame size of every link: the ATT MTU less its 3-byte header.
-    let frameSize: Int
-    var now: Duration = .seconds(1)
+    public let frameSize: Int
+    /// The time handed to every engine call; the caller moves it.
+    public var now: Duration = .seconds(1)
 
     /// Why setup failed.
-    enum SetupError: Error {
+    public enum SetupError: Error {
         /// The engine did not end with every neighbour ready.
         case notReady(Int)
     }
 
-    init(attMTU: Int, targetCount: Int, configuration: EngineConfiguration) throws {
+    /// Keys the engine to a source and `targetCount` targets over links of `attMTU`, every engine
+    /// with `configuration`; throws when a neighbour does not end ready.
+    public init(attMTU: Int, targetCount: Int, configuration: EngineConfiguration) throws {
         frameSize = min(attMTU - 3, LinkInfo.frameSizes.upperBound)
         engine = MeshEngine(identity: try NodeIdentity.generate(), configuration: configuration, random: SplitMix64(seed: 1))
         source = MeshEngine(identity: try NodeIdentity.generate(), configuration: configuration, random: SplitMix64(seed: 2))
@@ -61,7 +68,7 @@ final class RelayHarness {
 
     /// The frames of one new broadcast the source originates at `now` (sealed for its link to
     /// the engine and split at the frame size).
-    func sourceBroadcast(text: String) throws -> [[UInt8]] {
+    public func sourceBroadcast(text: String) throws -> [[UInt8]] {
         let (_, actions) = try source.send(text: text, now: now)
         var frames: [[UInt8]] = []
         for case .send(let frame, _) in actions { frames.append(frame) }
@@ -70,7 +77,7 @@ final class RelayHarness {
 
     /// Hands the engine one frame from the source; returns how many frames it sent.
     @inline(__always)
-    func feed(_ frame: [UInt8]) -> Int {
+    public func feed(_ frame: [UInt8]) -> Int {
         var sent = 0
         for case .send in engine.handle(.frameReceived(LinkID(0), frame), now: now) { sent += 1 }
         return sent

@@ -1,7 +1,7 @@
 """Runs each flood of issue 11 against a line A-B-C plus the hostile neighbour M on B, over
 loopback UDP, and reports what reaches C, B's CPU and memory, and A's probes at C.
-Usage (normally through scripts/flood-scenarios.sh):
-  flood_scenarios.py --bin DIR [--modes m1,m2] [--scheduler managed|plain] [--seconds 20] [--rate 0] [--tail 10] [--out FILE]
+Usage (normally through Benchmarks/scripts/flood-scenarios.sh):
+  flood_scenarios.py --bin DIR --tools DIR [--modes m1,m2] [--scheduler managed|plain] [--seconds 20] [--rate 0] [--tail 10] [--out FILE]
 Every node runs the default configuration except the relay scheduler, which --scheduler sets.
 After each flood C writes to A and B writes to A: both must arrive (forged routes once cut C off)."""
 import argparse
@@ -14,7 +14,7 @@ import tempfile
 import threading
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))  # meshlab
 from meshlab import Node, ProcSampler, Watch, percentile, read_events, wait_neighbours  # noqa: E402
 
 MODES = ["broadcast", "fresh-broadcast", "direct", "bad-signature", "fresh-join", "replay", "forged-route", "big"]
@@ -63,7 +63,7 @@ def run_mode(args, mode, work, seconds):
         sampler.start()
         launched = time.time()
         flood = subprocess.Popen(
-            [os.path.join(args.bin, "meshflood"), "--target", f"127.0.0.1:{b.port}", "--mode", mode,
+            [os.path.join(args.tools, "meshflood"), "--target", f"127.0.0.1:{b.port}", "--mode", mode,
              "--rate", str(args.rate), "--duration", str(seconds), "--quiet-before", str(QUIET_BEFORE),
              "--turnover", str(args.turnover),
              "--seed", str(args.seed), "--json", *victim],
@@ -166,7 +166,8 @@ def table(results):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--bin", required=True)
+    parser.add_argument("--bin", required=True, help="the folder of meshnoded and relayctl")
+    parser.add_argument("--tools", required=True, help="the folder of meshflood (the Benchmarks package's build)")
     parser.add_argument("--modes", default=",".join(MODES))
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--rate", type=float, default=0)

@@ -2,12 +2,11 @@
 """Footprint figures of issue 12: installed binary sizes, idle RSS, RSS with N neighbours over
 loopback UDP, RSS under a fragment flood from every link against the reassembly caps.
 
-Run through scripts/footprint.sh, which builds, stages `make install` and passes the paths.
+Run through Benchmarks/scripts/footprint.sh, which builds, stages `make install` and passes the paths.
 Every figure printed is read from the running processes (/proc/PID/status, smaps_rollup) or the
 files; nothing is estimated.
 """
 import argparse
-import grp
 import json
 import os
 import platform
@@ -18,6 +17,9 @@ import subprocess
 import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
+from meshlab import Node, memory, rss_by_mapping, wait_neighbours  # noqa: E402
 
 # The caps that bound what a fragment flood can make meshnoded hold (the defaults it runs with):
 # reassembly buffers (Sources/Fragmenter/FragmenterLimits.swift; each transfer is charged the
@@ -34,62 +36,26 @@ MAX_FRAME = 510
 INBOX_FRAME_COST = 672
 
 
-def proc_memory(pid):
-    """VmRSS, VmHWM and the smaps_rollup split, in bytes."""
-    out = {}
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            key, _, rest = line.partition(":")
-            if key in ("VmRSS", "VmHWM", "RssAnon", "RssFile", "RssShmem"):
-                out[key] = int(rest.split()[0]) * 1024
-    with open(f"/proc/{pid}/smaps_rollup") as f:
-        for line in f:
-            key, _, rest = line.partition(":")
-            if key in ("Pss_Anon", "Pss_File", "Private_Dirty", "Shared_Clean", "Private_Clean"):
-                out[key] = int(rest.split()[0]) * 1024
-    return out
-
-
-def rss_by_mapping(pid):
-    """Resident bytes per mapped file ([anon], [heap], [stack] for the rest), largest first."""
-    out, name = {}, None
-    with open(f"/proc/{pid}/smaps") as f:
-        for line in f:
-            fields = line.split()
-            if "-" in fields[0] and len(fields) >= 5 and ":" in fields[3]:
-                name = os.path.basename(fields[5]) if len(fields) > 5 else "[anon]"
-            elif fields[0] == "Rss:":
-                out[name] = out.get(name, 0) + int(fields[1]) * 1024
-    return dict(sorted(((k, v) for k, v in out.items() if v), key=lambda kv: -kv[1]))
-
-
 def mib(n):
     return n / 1_048_576
 
 
 class Mesh:
+    """The nodes and flooders of one measurement (meshlab's Node, from the staged install)."""
+
     def __init__(self, stage_bin, tool_bin, work):
-        self.meshnoded = os.path.join(stage_bin, "meshnoded")
-        self.relayctl = os.path.join(stage_bin, "relayctl")
+        self.stage_bin = stage_bin
         self.meshflood = os.path.join(tool_bin, "meshflood")
         self.work = work
-        self.procs = []
-        self.group = grp.getgrgid(os.getgid()).gr_name
+        self.nodes, self.flooders = [], []
         self.config = os.path.join(work, "empty.conf")
         open(self.config, "w").close()
 
     def node(self, name, port, neighbours=()):
-        d = os.path.join(self.work, name)
-        os.makedirs(d, exist_ok=True)
-        args = [self.meshnoded, "-c", self.config, "--transport", "udp", "--udp-port", str(port),
-                "--state-directory", d, "--runtime-directory", d, "--name", name,
-                "--control-group", self.group, "--log-level", "warning"]
-        if neighbours:
-            args += ["--neighbours", ",".join(f"127.0.0.1:{p}" for p in neighbours)]
-        log = open(os.path.join(d, "meshnoded.log"), "w")
-        p = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT)
-        self.procs.append(p)
-        return p, os.path.join(d, "control.sock")
+        node = Node(self.stage_bin, self.work, name, port, neighbours, ["-c", self.config, "--log-level", "warning"])
+        node.start()
+        self.nodes.append(node)
+        return node
 
     def flooder(self, target, port, mode, seconds, seed, quiet):
         log = open(os.path.join(self.work, f"flood-{port}.json"), "w")
@@ -97,35 +63,25 @@ class Mesh:
                               "--mode", mode, "--duration", str(seconds), "--seed", str(seed),
                               "--quiet-before", str(quiet),
                               "--link-timeout", "60", "--json"], stdout=log, stderr=subprocess.DEVNULL)
-        self.procs.append(p)
+        self.flooders.append(p)
         return p
 
-    def ctl(self, sock, *args):
-        r = subprocess.run([self.relayctl, "--json", "--socket", sock, *args], capture_output=True, text=True, timeout=10)
-        return json.loads(r.stdout) if r.returncode == 0 and r.stdout.strip() else None
-
-    def wait_neighbours(self, sock, count, timeout):
-        deadline = time.time() + timeout
-        seen = 0
-        while time.time() < deadline:
-            status = self.ctl(sock, "status")
-            seen = status["neighbourCount"] if status else 0
-            if seen >= count:
-                return seen
-            time.sleep(0.5)
-        return seen
-
     def stop(self):
-        for p in self.procs:
+        for p in self.flooders:
             if p.poll() is None:
                 p.send_signal(signal.SIGTERM)
-        for p in self.procs:
+        for p in self.flooders:
             try:
                 p.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 p.kill()
                 p.wait()
-        self.procs = []
+        for node in self.nodes:  # every node told first, so they stop together
+            if node.running():
+                node.proc.send_signal(signal.SIGTERM)
+        for node in self.nodes:
+            node.stop()
+        self.nodes, self.flooders = [], []
 
 
 def sizes(stage_bin):
@@ -172,16 +128,16 @@ def idle(mesh, base, settle, idle_after):
     """RSS `settle` s after start (start-up's code pages still mapped) and `idle_after` s after
     start, once meshnoded has given those pages back (ResidentPageRelease, 20 s after start) and
     mapped again what it still runs."""
-    p, sock = mesh.node("idle", base)
+    node = mesh.node("idle", base)
     started = time.monotonic()
-    mesh.wait_neighbours(sock, 0, 10)
+    wait_neighbours({node: 0}, 10)
     time.sleep(max(0, settle - (time.monotonic() - started)))
-    startup = proc_memory(p.pid)
-    startup_mappings = rss_by_mapping(p.pid)
+    startup = memory(node.pid)
+    startup_mappings = rss_by_mapping(node.pid)
     time.sleep(max(0, idle_after - (time.monotonic() - started)))
-    mem = proc_memory(p.pid)
-    mappings = rss_by_mapping(p.pid)
-    stats = mesh.ctl(sock, "stats")
+    mem = memory(node.pid)
+    mappings = rss_by_mapping(node.pid)
+    stats = node.stats()
     mesh.stop()
     return {"settle_s": settle, "startup_proc": startup, "startup_rss_by_mapping": startup_mappings,
             "idle_after_s": idle_after, "proc": mem, "rss_by_mapping": mappings,
@@ -189,17 +145,18 @@ def idle(mesh, base, settle, idle_after):
 
 
 def neighbours(mesh, base, count, settle):
-    center, sock = mesh.node("center", base)
+    center = mesh.node("center", base)
     time.sleep(1)
-    before = proc_memory(center.pid)
+    before = memory(center.pid)
     for i in range(count):
         mesh.node(f"leaf{i}", base + 1 + i, neighbours=[base])
         if i % 10 == 9:
             time.sleep(1)
-    linked = mesh.wait_neighbours(sock, count, 120)
+    wait_neighbours({center: count}, 120)
+    linked = (center.status() or {}).get("neighbourCount", 0)
     time.sleep(settle)
-    mem = proc_memory(center.pid)
-    stats = mesh.ctl(sock, "stats")
+    mem = memory(center.pid)
+    stats = center.stats()
     mesh.stop()
     return {"neighbours_wanted": count, "neighbours_linked": linked, "settle_s": settle,
             "center_before_leaves": before, "proc": mem, "stats_memory": stats["memory"] if stats else None}
@@ -208,19 +165,20 @@ def neighbours(mesh, base, count, settle):
 def flood(mesh, base, count, seconds, mode, quiet):
     """`count` meshflood neighbours link (in batches of 10, as the unkeyed-link budget wants),
     idle `quiet` seconds, then all flood for `seconds`; RSS is sampled before and every 0.5 s."""
-    center, sock = mesh.node("center", base)
+    center = mesh.node("center", base)
     time.sleep(1)
     flooders = []
     for i in range(count):
         flooders.append(mesh.flooder(base, base + 1 + i, mode, seconds, i + 1, quiet))
         if i % 10 == 9:
             time.sleep(1)
-    linked = mesh.wait_neighbours(sock, count, 60)
-    before = proc_memory(center.pid)
+    wait_neighbours({center: count}, 60)
+    linked = (center.status() or {}).get("neighbourCount", 0)
+    before = memory(center.pid)
     samples, buffered_peak, waiting_peak, start = [], 0, 0, time.time()
     while any(f.poll() is None for f in flooders) and time.time() - start < quiet + seconds + 60:
-        mem = proc_memory(center.pid)
-        stats = mesh.ctl(sock, "stats")
+        mem = memory(center.pid)
+        stats = center.stats()
         buffered = stats["counters"]["engine"].get("buffered_fragment_bytes", 0) if stats else 0
         waiting = stats["counters"].get("inbox", {}).get("waiting_frames", 0) if stats else 0
         buffered_peak = max(buffered_peak, buffered)
@@ -228,8 +186,8 @@ def flood(mesh, base, count, seconds, mode, quiet):
         samples.append({"t": round(time.time() - start, 1), "rss": mem["VmRSS"], "anon": mem.get("RssAnon", 0),
                         "buffered_fragment_bytes": buffered, "inbox_waiting_frames": waiting})
         time.sleep(0.5)
-    after = proc_memory(center.pid)
-    stats = mesh.ctl(sock, "stats")
+    after = memory(center.pid)
+    stats = center.stats()
     mesh.stop()
     frames = 0
     for name in os.listdir(mesh.work):
@@ -253,6 +211,16 @@ def flood(mesh, base, count, seconds, mode, quiet):
             "samples": samples}
 
 
+def goals(result):
+    """Issue 20's memory goals: anonymous memory (RssAnon) idle and with the neighbours."""
+    idle_anon = result["idle"]["proc"]["RssAnon"]
+    linked = result["neighbours"]["neighbours_linked"]
+    neighbours_anon = result["neighbours"]["proc"]["RssAnon"]
+    return [{"goal": "RssAnon <= 4 MiB idle", "measured": idle_anon, "met": idle_anon <= 4 * 1_048_576},
+            {"goal": f"RssAnon <= 12 MiB with 50 neighbours ({linked} linked)", "measured": neighbours_anon,
+             "met": linked >= 50 and neighbours_anon <= 12 * 1_048_576}]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--stage-bin", required=True)
@@ -265,6 +233,7 @@ def main():
     ap.add_argument("--idle-after", type=float, default=40,
                     help="seconds after start for the idle figure (meshnoded gives start-up's pages back at 20 s)")
     ap.add_argument("--no-hello", action="store_true", help="skip the hello-world builds")
+    ap.add_argument("--no-flood", action="store_true", help="skip the fragment flood")
     ap.add_argument("--quiet", type=float, default=12, help="seconds flooders idle after linking")
     a = ap.parse_args()
     work = tempfile.mkdtemp(prefix="footprint.")
@@ -286,18 +255,23 @@ def main():
         m = result["idle"]["proc"]
         print(f"{a.idle_after:.0f} s after start, ", end="")
         print(f"idle RSS {mib(m['VmRSS']):.2f} MiB (anon {mib(m['RssAnon']):.2f}, file {mib(m['RssFile']):.2f}), "
-              f"peak {mib(m['VmHWM']):.2f} MiB")
+              f"PSS {mib(m['Pss']):.2f} MiB, peak {mib(m['VmHWM']):.2f} MiB")
         print("  " + ", ".join(f"{k} {mib(v):.2f}" for k, v in list(result["idle"]["rss_by_mapping"].items())[:8]))
         result["neighbours"] = neighbours(mesh, base + 100, a.neighbours, a.settle)
         m = result["neighbours"]["proc"]
         print(f"{result['neighbours']['neighbours_linked']} neighbours: RSS {mib(m['VmRSS']):.2f} MiB "
-              f"(anon {mib(m['RssAnon']):.2f}, file {mib(m['RssFile']):.2f}), peak {mib(m['VmHWM']):.2f} MiB")
-        result["flood"] = flood(mesh, base + 300, a.flooders, a.flood_seconds, "partial", a.quiet)
-        f = result["flood"]
-        print(f"fragment flood from {f['linked']} links ({f['frames_sent']} frames): RSS {mib(f['before']['VmRSS']):.2f} -> "
-              f"peak {mib(f['peak_rss']):.2f} MiB (growth {mib(f['rss_growth']):.2f} MiB); buffered fragments peak "
-              f"{mib(f['buffered_fragment_bytes_peak']):.2f} MiB; caps {mib(f['caps']['total']):.2f} MiB "
-              f"(reassembly {mib(f['caps']['reassembly_cap']):.2f} + inbox {mib(f['caps']['inbox_cap']):.2f})")
+              f"(anon {mib(m['RssAnon']):.2f}, file {mib(m['RssFile']):.2f}), PSS {mib(m['Pss']):.2f} MiB, "
+              f"peak {mib(m['VmHWM']):.2f} MiB")
+        result["goals"] = goals(result)
+        for goal in result["goals"]:
+            print(f"goal {goal['goal']}: {mib(goal['measured']):.2f} MiB, {'met' if goal['met'] else 'NOT met'}")
+        if not a.no_flood:
+            result["flood"] = flood(mesh, base + 300, a.flooders, a.flood_seconds, "partial", a.quiet)
+            f = result["flood"]
+            print(f"fragment flood from {f['linked']} links ({f['frames_sent']} frames): RSS {mib(f['before']['VmRSS']):.2f} -> "
+                  f"peak {mib(f['peak_rss']):.2f} MiB (growth {mib(f['rss_growth']):.2f} MiB); buffered fragments peak "
+                  f"{mib(f['buffered_fragment_bytes_peak']):.2f} MiB; caps {mib(f['caps']['total']):.2f} MiB "
+                  f"(reassembly {mib(f['caps']['reassembly_cap']):.2f} + inbox {mib(f['caps']['inbox_cap']):.2f})")
     finally:
         mesh.stop()
     if a.out:

@@ -1,4 +1,4 @@
-// enginecpu: the engine alone on scripts/daemon-cpu.sh's flood (issue 12). M, A, B and C run
+// enginecpu: the engine alone on Benchmarks/scripts/daemon-cpu.sh's flood (issue 12). M, A, B and C run
 // in this process; M broadcasts `--messages` one-frame messages `--rate` a second (virtual
 // time); B checks, delivers and relays each to A and C. Prints one JSON line: B's engine CPU
 // per relayed message, beside which the script puts meshnoded B's whole-process CPU.
