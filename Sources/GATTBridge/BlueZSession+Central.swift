@@ -123,6 +123,7 @@ extension BlueZSession {
         let characteristic: (path: String, mtu: Int?)
         switch step {
         case .waitForServices:
+            if device.servicesResolved { log(.debug, "\(attempt.address) resolved; waiting for its objects") }
             return
         case .recheck(let at):
             if attempt.resolvedAt == nil { log(.debug, "\(attempt.address) resolved without our characteristic yet; looking again") }

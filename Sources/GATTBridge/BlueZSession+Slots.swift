@@ -29,6 +29,7 @@ extension BlueZSession {
             startNotify(attempt, characteristic: message.path, mtu: message.mtu, slot: nil)
             return
         }
+        log(.debug, "\(attempt.address): claiming client slot \(slot)")
         connecting?.call = call(path: slot, interface: BlueZ.characteristic, member: "WriteValue",
                                 [.bytes([]), .propertyMap(["type": .string("request")])]) { [self] result in
             guard connecting?.path == attempt.path else { return }
