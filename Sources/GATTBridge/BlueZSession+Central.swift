@@ -107,8 +107,14 @@ extension BlueZSession {
     /// Moves the attempt on once the device is connected, its services are resolved and our
     /// characteristic is in the mirror (``CharacteristicLookup``: it may show up after `ServicesResolved`).
     func advanceAttempt() {
+        // `.resolving` means Connect answered: the mirror's `Connected` is not waited for. In the
+        // emulator it stayed false on some first connections while bluetoothd showed the device
+        // connected and resolved, and the attempt sat until its deadline (docs/BLUEZ.md, "What is left").
         guard let attempt = connecting, attempt.stage == .resolving,
-              let device = cache.device(attempt.path), device.connected else { return }
+              let device = cache.device(attempt.path) else { return }
+        if !device.connected, device.servicesResolved {
+            log(.debug, "\(attempt.address) resolved while our mirror says not connected; going on")
+        }
         if links.link(forDevice: attempt.path) != nil {
             finishAttempt()
             return
