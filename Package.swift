@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "DBusKit", targets: ["DBusKit"]),
         .library(name: "MeshConfig", targets: ["MeshConfig"]),
         .library(name: "MeshService", targets: ["MeshService"]),
+        .library(name: "MQTTBridge", targets: ["MQTTBridge"]),
     ],
     targets: [
         // C system libraries (Debian: libdbus-1-dev, libssl-dev, libsystemd-dev).
@@ -28,6 +29,9 @@ let package = Package(
                        providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd",
                        providers: [.apt(["libsystemd-dev"])]),
+        // libmosquitto (MQTT 5), the MQTT bridge's client (Debian: libmosquitto-dev).
+        .systemLibrary(name: "CMosquitto", path: "Sources/CMosquitto", pkgConfig: "libmosquitto",
+                       providers: [.apt(["libmosquitto-dev"])]),
         // glibc's timerfd, which the Swift Glibc module leaves out (the engine driver's relay wake-up).
         .systemLibrary(name: "CTimerFD", path: "Sources/CTimerFD"),
         // glibc's adjtimex, which the Swift Glibc module leaves out (relayctl doctor's clock check).
@@ -48,6 +52,9 @@ let package = Package(
         // exported object trees and introspection. Knows nothing of BlueZ.
         .target(name: "DBusKit", dependencies: ["CDBus", "PosixThread"]),
         .target(name: "GATTBridge", dependencies: ["DBusKit", "MeshLink"]),
+        // BLE islands bridged through an MQTT broker (docs/PROTOCOL.md Part F): topics, the uplink
+        // queue, downlink admission and backoff as values; the libmosquitto client and its thread.
+        .target(name: "MQTTBridge", dependencies: ["CMosquitto", "MeshProtocol", "Flooding", "PosixThread"]),
         // Loopback UDP links for tests and local meshes (docs/OPERATIONS.md, "UDP link protocol").
         .target(name: "UDPTransport", dependencies: ["MeshProtocol", "MeshLink", "PosixThread"]),
         // `relayctl doctor`'s decisions: facts about this machine in, OK / SKIP / WARN / FAIL findings out (pure).
@@ -60,7 +67,7 @@ let package = Package(
         .target(name: "MeshConfig", dependencies: ["MeshProtocol", "MeshLink", "Flooding", "MeshNode", "UDPTransport", "ControlProtocol"]),
         .target(name: "MeshService", dependencies: [
             "MeshProtocol", "MeshLink", "Fragmenter", "MeshCrypto", "Flooding", "MeshNode", "GATTBridge", "UDPTransport",
-            "ControlProtocol", "MeshConfig", "CSystemd", "CTimerFD", "PosixThread",
+            "ControlProtocol", "MeshConfig", "CSystemd", "CTimerFD", "PosixThread", "MQTTBridge",
         ]),
 
         // Executables.
@@ -102,6 +109,7 @@ let package = Package(
             "MeshLink", "UDPTransport", "MeshTestSupport",
         ]),
         .testTarget(name: "UDPTransportTests", dependencies: ["MeshProtocol", "MeshLink", "UDPTransport", "MeshTestSupport", "PosixThread"]),
+        .testTarget(name: "MQTTBridgeTests", dependencies: ["MQTTBridge", "MeshProtocol", "MeshCrypto"]),
         .testTarget(name: "DaemonTests", dependencies: ["MeshService", "ControlProtocol", "MeshTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

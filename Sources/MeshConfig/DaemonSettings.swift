@@ -26,6 +26,8 @@ public struct DaemonSettings: Equatable, Sendable {
     public var budget = BudgetSettings()
     /// `[links]`: the budget and deadline of links still without link keys.
     public var links = LinkSettings()
+    /// `[mqtt]`: the bridge to other islands through an MQTT broker (off by default).
+    public var mqtt = MQTTSettings()
 
     /// Creates the default configuration.
     public init() {}

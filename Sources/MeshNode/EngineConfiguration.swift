@@ -61,6 +61,10 @@ public struct EngineConfiguration: Sendable {
     public var admission = LinkAdmissionLimits()
     /// How relays are scheduled: plain RelayChat flooding (the engine's default) or managed flooding.
     public var relayScheduler: RelaySchedulerChoice = .plain
+    /// True when this node is a gateway of the MQTT bridge (docs/PROTOCOL.md Part F): messages and
+    /// join notices it accepts or originates are also handed to the bridge (``EngineAction/uplink(_:)``),
+    /// and it may originate with no radio neighbour.
+    public var bridged = false
 
     /// Creates a configuration with the documented defaults.
     public init(

@@ -26,7 +26,7 @@ extension MeshEngine {
         }
     }
 
-    private func drop(_ envelope: Envelope, cause: DropCause, on link: LinkID, counter: WritableKeyPath<KindCounters, UInt64>) {
+    func drop(_ envelope: Envelope, cause: DropCause, on link: LinkID, counter: WritableKeyPath<KindCounters, UInt64>) {
         kindCounters[envelope.kind][keyPath: counter] += 1
         emit(.dropped(envelope.messageID, kind: envelope.kind, cause: cause, link: link))
     }
@@ -67,8 +67,9 @@ extension MeshEngine {
         releaseHeld(for: sender, now: now)
     }
 
-    /// Applies the relay rules to a message or join notice, verifying before delivery.
-    private func flood(_ envelope: Envelope, from sender: NodeID, on link: LinkID, now: Duration) {
+    /// Applies the relay rules to a message or join notice, verifying before delivery. What came
+    /// from the bridge (`bridged`) is never handed back to it.
+    func flood(_ envelope: Envelope, from sender: NodeID, on link: LinkID, now: Duration, bridged: Bool = false) {
         // Cheap checks first, so duplicates cost no public-key work; then the sender's share
         // and the signature-check budget; then verify what can be verified before the ID enters
         // the seen cache: a forged copy is never spread and cannot shadow the genuine message.
@@ -116,6 +117,7 @@ extension MeshEngine {
             if withinShare, envelope.kind == .joinNotice, let copy = router.relayCopy(of: envelope) {
                 recentJoins.record(copy, now: now)
             }
+            if withinShare, !bridged, let copy = router.relayCopy(of: envelope) { uplink(copy) }
             if let relay { scheduler.schedule(relay, neighbours: readyNeighbourCount(), now: now) }
             flushRelays(now: now)
         case .shorterPath(let relay):

@@ -13,7 +13,7 @@ extension MeshEngine {
         let textLength = text.utf8.count
         guard textLength <= ChatBody.maxTextLength else { throw .textTooLong(textLength) }
         guard destination != nodeID else { throw .destinationIsSelf }
-        guard !relayTargets().isEmpty else { throw .noNeighbours }
+        guard configuration.bridged || !relayTargets().isEmpty else { throw .noNeighbours }
         let body = ChatBody(
             signingKey: identity.signingPublicKey.compressed, agreementKey: identity.agreementPublicKey.compressed,
             text: text)
@@ -51,6 +51,7 @@ extension MeshEngine {
     @discardableResult
     func originate(_ envelope: Envelope, now: Duration) -> OriginatedMessage {
         router.recordOriginated(envelope.messageID, now: now)
+        uplink(envelope)
         var outcome = OriginatedMessage(messageID: envelope.messageID, sentTo: 0, heldFor: 0)
         let encoded = envelope.encoded()
         for neighbour in relayTargets() {

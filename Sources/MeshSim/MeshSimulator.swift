@@ -210,6 +210,8 @@ public final class MeshSimulator {
                     nodes[node].delivered.append(message)
                     nodes[node].deliveredAt.append(now)
                 }
+            case .uplink:
+                break  // the simulator has no MQTT broker
             }
         }
         armRelayWakeup(node)

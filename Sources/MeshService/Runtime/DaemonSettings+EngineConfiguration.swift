@@ -24,6 +24,7 @@ extension DaemonSettings {
         // Unkeyed links may hold at most half the transport's slots, so keyed neighbours always have room.
         let slots = transport.kind == .bluez ? bluez.maxConnections : udp.maxLinks
         configuration.admission.maxUnkeyedLinks = min(links.maxUnkeyed, max(1, slots / 2))
+        configuration.bridged = mqtt.enabled
         return configuration
     }
 

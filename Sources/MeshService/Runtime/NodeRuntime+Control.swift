@@ -3,6 +3,7 @@ import Glibc
 import MeshLink
 import MeshNode
 import MeshProtocol
+import MQTTBridge
 
 extension NodeRuntime: NodeControlling {
     /// Originates a chat message on the engine queue.
@@ -74,6 +75,7 @@ extension NodeRuntime: NodeControlling {
             counters["seen_journal"] = CounterDictionary.make(from: journal?.counters ?? SeenJournalCounters())
             counters["control"] = controlCounters()
             counters["transport"] = transport.status.counters
+            if let bridge { counters["mqtt"] = CounterDictionary.make(from: bridge.status.counters) }
             return StatsReport(uptimeSeconds: seconds(now), memory: ProcessMemory.current(), counters: counters)
         }
     }
@@ -89,7 +91,8 @@ extension NodeRuntime: NodeControlling {
                 transportState: transport.status.summary,
                 clock: ClockReport(
                     synchronised: engine.clock.isSynchronised, offsetMilliseconds: engine.clock.offsetMilliseconds ?? 0,
-                    votes: engine.clock.voteCount(now: now)))
+                    votes: engine.clock.voteCount(now: now)),
+                bridge: bridge.map { bridgeReport($0.status) })
         }
     }
 
@@ -113,6 +116,19 @@ extension NodeRuntime: NodeControlling {
     /// Removes a watcher.
     public func removeWatcher(_ token: UInt64) {
         queue.sync { _ = watchers.removeValue(forKey: token) }
+    }
+
+    private func bridgeReport(_ status: MQTTBridgeStatus) -> BridgeReport {
+        var report = BridgeReport(state: "", broker: status.broker, lastError: status.lastError, queued: status.counters.queueDepth)
+        switch status.state {
+        case .stopped: report.state = "stopped"
+        case .connecting: report.state = "connecting"
+        case .connected: report.state = "connected"
+        case .reconnecting(let at):
+            report.state = "reconnecting"
+            report.retryInSeconds = max(0, seconds(at - now))
+        }
+        return report
     }
 
     private func seconds(_ duration: Duration) -> Double {
