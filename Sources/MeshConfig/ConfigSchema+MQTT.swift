@@ -32,6 +32,11 @@ extension ConfigSchema {
             apply: { config, text throws(InvalidValue) in config.mqtt.qos = try ConfigValue.integer(text, in: 0...1) },
             render: { String($0.mqtt.qos) }),
         ConfigOption(
+            section: "mqtt", key: "downlink_hops", alias: nil, valueHint: "HOPS",
+            summary: "hops an envelope from the broker counts as having travelled at most; it may travel the kind's limit minus this here (0: all of it)",
+            apply: { config, text throws(InvalidValue) in config.mqtt.downlinkHops = try ConfigValue.integer(text, in: 0...15) },
+            render: { String($0.mqtt.downlinkHops) }),
+        ConfigOption(
             section: "mqtt", key: "queue_size", alias: nil, valueHint: "COUNT",
             summary: "envelopes kept for the broker during an outage; the oldest go first",
             apply: { config, text throws(InvalidValue) in config.mqtt.queueSize = try ConfigValue.integer(text, in: 1...100_000) },

@@ -11,6 +11,9 @@ public struct MQTTSettings: Equatable, Sendable {
     public var prefix = "relaychat/v1"
     /// The mesh's name on the broker: one level of `A-Z a-z 0-9 _ -`.
     public var mesh = "mesh"
+    /// The hops an envelope from the broker carries into this island at most (docs/PROTOCOL.md Part F,
+    /// "Hops"): it may then travel the kind's hop limit minus this here (0: the whole limit).
+    public var downlinkHops: UInt8 = 0
     /// QoS of broadcasts and join notices (0 or 1); direct messages always use QoS 1.
     public var qos: Int32 = 0
     /// The most envelopes waiting for the broker during an outage.

@@ -75,7 +75,8 @@ extension MeshEngine {
         // the seen cache: a forged copy is never spread and cannot shadow the genuine message.
         let reason = router.precheck(envelope, from: sender, now: now)
         // What a copy whose route fits its sender says about the sender's own link.
-        if reason != .badRoute { scheduler.observe(envelope, from: sender, now: now) }
+        // (The bridge is no link: what comes from it teaches nothing about one, nor about mesh time.)
+        if reason != .badRoute, !bridged { scheduler.observe(envelope, from: sender, now: now) }
         if let reason {
             dropByRule(envelope, reason: reason, from: sender, on: link, now: now)
             return
@@ -107,7 +108,7 @@ extension MeshEngine {
             drop(envelope, cause: .unverifiable("\(error)"), on: link, counter: \.droppedUnverifiable)
             return
         }
-        hearClock(envelope, from: sender, now: now)
+        if !bridged { hearClock(envelope, from: sender, now: now) }
         let decision = router.receive(envelope, from: sender, neighbours: relayTargets(), now: now, withheld: !withinShare)
         switch decision {
         case .drop(let reason):

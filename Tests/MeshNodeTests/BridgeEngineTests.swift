@@ -39,7 +39,7 @@ import Testing
         let received = try Envelope(decoding: copy.encoded())
         far.performAtB(far.b.receiveBridged(received, now: far.now))
         #expect(far.delivered.map(\.text) == ["across", "across"])  // far B, then far A
-        #expect(far.delivered.last?.hops == 2)
+        #expect(far.delivered.map(\.hops) == [0, 1])  // re-based: the whole hop limit again in the far island
         #expect(far.uplinked.filter { !$0.fromA }.isEmpty)  // the far gateway hands nothing back
         // The same bytes again (a second gateway, a replay, a QoS 1 duplicate): nothing new.
         far.performAtB(far.b.receiveBridged(received, now: far.now))
@@ -81,16 +81,34 @@ import Testing
         #expect(!actions.isEmpty)
     }
 
-    @Test func theHopCountCarriesAcrossTheBrokerAndTheKindsLimitHolds() throws {
-        let (near, far) = try Self.islands()
+    @Test(arguments: [UInt8(0), 1, 2])
+    func aLongTravelledEnvelopeEntersTheFarIslandWithTheDownlinkHops(downlinkHops: UInt8) throws {
+        var configuration = Self.bridged
+        configuration.bridgeDownlinkHops = downlinkHops
+        let near = try EnginePair(configuration: Self.bridged)
+        let far = try EnginePair(configuration: configuration)
+        near.advance(.seconds(1))
+        far.advance(.seconds(1))
         try near.send("far")
         var envelope = try #require(near.uplinked.last?.envelope)
-        // As if it had already travelled the message limit's worth of hops in the near island.
+        // As if it had travelled the message limit's worth of hops in the near island.
         let limit = HopLimits.relayChatDefaults.limit(for: .message)
-        envelope.hops = limit + 1
-        envelope.route = [envelope.origin] + (1...Int(limit)).map { _ in try! NodeIdentity.generate().nodeID } + [near.b.nodeID]
+        envelope.hops = limit
+        envelope.route = [envelope.origin] + (1..<Int(limit)).map { _ in try! NodeIdentity.generate().nodeID } + [near.b.nodeID]
+        far.performAtB(far.b.receiveBridged(envelope, now: far.now))
+        // Far B delivers it with the downlink hops; far A gets B's relay only while the limit allows one more hop.
+        #expect(far.delivered.first?.hops == downlinkHops)
+        #expect(far.delivered.count == (downlinkHops + 1 < limit ? 2 : 1))
+        #expect(far.delivered.dropFirst().allSatisfy { $0.hops == downlinkHops + 1 })
+    }
+
+    @Test func anEditedRouteFromTheBrokerIsRefusedNotRebased() throws {
+        let (near, far) = try Self.islands()
+        try near.send("edited")
+        var envelope = try #require(near.uplinked.last?.envelope)
+        envelope.hops = 3  // the route says 1
         far.performAtB(far.b.receiveBridged(envelope, now: far.now))
         #expect(far.delivered.isEmpty)
-        #expect(far.b.kindCounters[.message].droppedTTL == 1)
+        #expect(far.b.kindCounters[.message].droppedBadRoute == 1)
     }
 }

@@ -25,6 +25,7 @@ extension DaemonSettings {
         let slots = transport.kind == .bluez ? bluez.maxConnections : udp.maxLinks
         configuration.admission.maxUnkeyedLinks = min(links.maxUnkeyed, max(1, slots / 2))
         configuration.bridged = mqtt.enabled
+        configuration.bridgeDownlinkHops = mqtt.downlinkHops
         return configuration
     }
 
