@@ -11,6 +11,7 @@ summary; exits non-zero when a check fails. Standard library only."""
 import argparse
 import json
 import os
+import pwd
 import shutil
 import signal
 import socket
@@ -44,8 +45,11 @@ class Broker:
         os.makedirs(self.dir, exist_ok=True)
         self.conf = os.path.join(self.dir, "mosquitto.conf")
         with open(self.conf, "w") as f:
+            # Persistence keeps the gateways' sessions (subscriptions, QoS 1 messages) across the
+            # outage; `user` stops mosquitto from dropping to a user that cannot write here.
             f.write(f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence true\n"
-                    f"persistence_location {self.dir}/\nautosave_interval 1\nmax_queued_messages 10000\n")
+                    f"persistence_location {self.dir}/\nautosave_interval 1\nmax_queued_messages 10000\n"
+                    f"user {pwd.getpwuid(os.getuid()).pw_name}\n")
         self.proc = None
 
     def start(self):
