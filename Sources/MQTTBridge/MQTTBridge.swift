@@ -36,17 +36,21 @@ public final class MQTTBridge: Sendable {
     private let shared: Locked
     private let client: MosquittoClient
     private let now: @Sendable () -> Duration
+    private let report: @Sendable (MQTTBridgeEvent) -> Void
     private let stopping = Atomic<Bool>(false)
     private let finished = Atomic<Bool>(false)
 
     /// Creates a stopped bridge; `now` is engine time, `deliver` takes an admitted envelope to the
-    /// engine and returns false when it had no room.
+    /// engine and returns false when it had no room; `report` hears connections made and lost (on
+    /// the bridge's thread; it must not block).
     public init(
         configuration: MQTTBridgeConfiguration, now: @escaping @Sendable () -> Duration,
-        deliver: @escaping @Sendable (Envelope) -> Bool
+        deliver: @escaping @Sendable (Envelope) -> Bool, report: @escaping @Sendable (MQTTBridgeEvent) -> Void = { _ in }
     ) throws(MosquittoError) {
         self.configuration = configuration
         self.now = now
+        self.report = report
+        let broker = "\(configuration.host):\(configuration.port)"
         let start = now()
         let shared = Locked(Shared(
             queue: UplinkQueue(capacity: configuration.queueCapacity),
@@ -55,6 +59,7 @@ public final class MQTTBridge: Sendable {
         self.shared = shared
         let events = MosquittoEvents(
             connected: { reason in
+                if reason == 0 { report(.connected(broker: broker)) }
                 shared.withLock { state in
                     if reason == 0 {
                         state.state = .connected
@@ -181,6 +186,7 @@ public final class MQTTBridge: Sendable {
             state.state = .reconnecting(at: now() + delay)
             return delay
         }
+        report(.unreachable(broker: broker, reason: failure, retryIn: delay))
         let deadline = now() + delay
         while now() < deadline, !stopping.load(ordering: .acquiring) { usleep(50_000) }
         shared.withLock { if case .reconnecting = $0.state { $0.state = .connecting } }

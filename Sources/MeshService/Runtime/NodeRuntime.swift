@@ -119,7 +119,17 @@ public final class NodeRuntime: Sendable {
         let startedAt = startedAt
         let bridge = try MQTTBridge(
             configuration: configuration, now: { ContinuousClock.now - startedAt },
-            deliver: { [driver] envelope in driver.enqueueBridged(envelope) })
+            deliver: { [driver] envelope in driver.enqueueBridged(envelope) },
+            report: { [logger] event in
+                switch event {
+                case .connected(let broker):
+                    logger.notice(.mqttBridge, "connected to MQTT broker \(broker)", LogFields(address: broker))
+                case .unreachable(let broker, let reason, let retryIn):
+                    logger.warning(
+                        .mqttBridge, "MQTT broker \(broker) unreachable: \(reason); next attempt in \(retryIn)",
+                        LogFields(address: broker, reason: reason))
+                }
+            })
         queue.sync { confined.value.bridge = bridge }
         bridge.start()
     }
