@@ -213,12 +213,22 @@ def main():
 
         # Phase 4: a hostile publisher with broker credentials.
         capture = os.path.join(work, "captured.env")
-        sub = subprocess.Popen(["mosquitto_sub", "-p", str(broker.port), "-h", "127.0.0.1", "-V", "mqttv5", "-C", "1", "-N",
-                                "-t", f"{PREFIX}/{MESH}/broadcast"], stdout=open(capture, "wb"))
-        time.sleep(0.5)
-        nodes["c1"].send("to be replayed")
-        sub.wait(10)
-        envelope = open(capture, "rb").read()
+
+        def capture_broadcast(text):
+            """Sends a broadcast from c1 and returns its envelope as the broker carried it."""
+            sub = subprocess.Popen(["mosquitto_sub", "-p", str(broker.port), "-h", "127.0.0.1", "-V", "mqttv5", "-C", "1",
+                                    "-N", "-t", f"{PREFIX}/{MESH}/broadcast"], stdout=open(capture, "wb"))
+            time.sleep(0.5)
+            nodes["c1"].send(text)
+            sub.wait(10)
+            return open(capture, "rb").read()
+
+        envelope = capture_broadcast("to be replayed")
+        # mosquitto_pub -l sends one message per line: the flood's base must hold no newline.
+        for k in range(20):
+            flood_base = capture_broadcast(f"flood base {k}")
+            if b"\n" not in flood_base:
+                break
         forged = bytearray(envelope)
         forged[4] ^= 0x01  # the first message ID byte: a new message whose signature does not match
         forged_file = os.path.join(work, "forged.env")
@@ -245,10 +255,35 @@ def main():
             time.sleep(0.2)
         flood.wait(60)
         summary["flood_publish_s"] = round(time.time() - flood_start, 2)
+        # Then well-formed envelopes claiming gateway a1, each a new message ID (so a forged
+        # signature), one mosquitto_pub each (its -l mode cuts binary payloads at NUL bytes): the
+        # gateway share and the total stop all but their bursts before the engine.
+        flood_dir = os.path.join(work, "forged-flood")
+        os.makedirs(flood_dir)
+        variants = []
+        for i in range(1500):
+            v = bytearray(flood_base)
+            v[4:8] = (0x40000000 + i).to_bytes(4, "big")
+            path = os.path.join(flood_dir, f"{i}.env")
+            open(path, "wb").write(v)
+            variants.append(path)
+        summary["forged_flood_sent"] = len(variants)
+        forged_start = time.time()
+        forged_flood = subprocess.Popen(["xargs", "-P", "8", "-I", "{}"] + pub + ["-f", "{}"], stdin=subprocess.PIPE,
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        forged_flood.stdin.write("\n".join(variants).encode() + b"\n")
+        forged_flood.stdin.close()
+        for i in range(10, 20):
+            _, mid = nodes["b2"].send(f"probe {i}")
+            probes.append(mid)
+            time.sleep(0.2)
+        forged_flood.wait(120)
+        forged_seconds = time.time() - forged_start
+        summary["forged_flood_publish_s"] = round(forged_seconds, 2)
         time.sleep(3)
         got = deliveries(files)
         probe_ok = sum(1 for m in probes if got["a2"].get(m, 0) == 1)
-        check(probe_ok >= 10, f"island 2's probes during the flood: {probe_ok}/10 delivered at a2")
+        check(probe_ok >= len(probes), f"island 2's probes during the floods: {probe_ok}/{len(probes)} delivered at a2")
         mqtt = (nodes["a2"].stats() or {}).get("counters", {}).get("mqtt", {})
         summary["a2_mqtt"] = mqtt
         check(mqtt.get("dropped_malformed", 0) >= flood_lines, f"flood counted as malformed ({mqtt.get('dropped_malformed')})")
@@ -257,6 +292,22 @@ def main():
         message = (nodes["a2"].stats() or {}).get("counters", {}).get("message", {})
         summary["a2_message"] = message
         check(message.get("dropped_unverifiable", 0) >= 1, f"forged signature counted ({message.get('dropped_unverifiable')})")
+        stopped = mqtt.get("dropped_over_gateway_share", 0) + mqtt.get("dropped_over_total", 0)
+        # What the gateway share lets through in the flood's time: its burst and its rate.
+        allowed = 100 + 20 * forged_seconds + 20
+        summary["forged_flood_admitted_at_most"] = round(allowed)
+        check(stopped >= len(variants) - allowed,
+              f"forged-envelope flood stopped by the budgets before the engine ({stopped} of {len(variants)}, "
+              f"at most {allowed:.0f} let through)")
+        rss = {}
+        for name in ("a1", "a2"):
+            with open(f"/proc/{nodes[name].pid}/status") as f:
+                rss[name] = next(int(line.split()[1]) for line in f if line.startswith("VmHWM:"))
+        summary["gateway_peak_rss_kb"] = rss
+        check(max(rss.values()) < 64 * 1024, f"gateway peak RSS under 64 MB ({rss} kB)")
+        time.sleep(5)  # a1's share refills
+        _, after = nodes["c1"].send("after the flood")
+        check(wait_for(lambda: deliveries(files)["b2"].get(after, 0) == 1, 15), "island 1 reaches island 2 again after the flood")
         replayed = [e for e in read_events(files["a2"]) if e.get("text") == "to be replayed"]
         check(len(replayed) == 1, f"replayed envelope delivered once at a2 ({len(replayed)})")
         summary["seconds"] = round(time.time() - started, 1)
