@@ -5,8 +5,9 @@ Phases: (1) one gateway per island: broadcasts and direct messages cross both wa
 exactly once at every node it is for; (2) a second gateway in island 1: still exactly once; (3) the
 broker killed (SIGKILL) for 10 s and restarted while both islands send: islands deliver locally
 throughout, every direct message sent during the outage arrives exactly once after the reconnect;
-(4) a hostile publisher on the broker (garbage, oversized, replay, forged signature, a flood through
-mosquitto_pub -l): counted by cause, and the islands' own probes still delivered. Prints one JSON
+(4) a hostile publisher on the broker (garbage, oversized, replay, forged signature, a garbage flood
+through mosquitto_pub -l, 1,500 well-formed forged envelopes): counted by cause, and the islands' own
+probes still delivered; (5) TLS with a throwaway CA and a password read as a systemd credential. Prints one JSON
 summary; exits non-zero when a check fails. Standard library only."""
 import argparse
 import json
@@ -40,8 +41,8 @@ def free_port(kind=socket.SOCK_STREAM):
 
 
 class Broker:
-    def __init__(self, work, port):
-        self.port, self.dir = port, os.path.join(work, "broker")
+    def __init__(self, work, port, name="broker", extra=""):
+        self.port, self.dir = port, os.path.join(work, name)
         os.makedirs(self.dir, exist_ok=True)
         self.conf = os.path.join(self.dir, "mosquitto.conf")
         with open(self.conf, "w") as f:
@@ -49,7 +50,7 @@ class Broker:
             # outage; `user` stops mosquitto from dropping to a user that cannot write here.
             f.write(f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence true\n"
                     f"persistence_location {self.dir}/\nautosave_interval 1\nmax_queued_messages 10000\n"
-                    f"user {pwd.getpwuid(os.getuid()).pw_name}\n")
+                    f"user {pwd.getpwuid(os.getuid()).pw_name}\n" + extra)
         self.proc = None
 
     def start(self):
@@ -59,7 +60,7 @@ class Broker:
         deadline = time.time() + 10
         while time.time() < deadline:
             try:
-                socket.create_connection(("127.0.0.1", self.port), 0.2).close()
+                socket.create_connection(("127.0.0.1", self.port), 0.2).close()  # TCP accept, before any TLS
                 return
             except OSError:
                 time.sleep(0.05)
@@ -97,6 +98,79 @@ def wait_for(predicate, seconds, step=0.25):
 
 def bridge_status(node):
     return ((node.status() or {}).get("bridge") or {})
+
+
+def tls_phase(args, work):
+    """Two lone gateways on a TLS broker (a throwaway CA) that wants a password: a broadcast crosses;
+    a gateway with a wrong password stays out, says why, and never shows the password."""
+    tls = os.path.join(work, "tls")
+    os.makedirs(tls)
+    run = lambda *cmd: subprocess.run(cmd, cwd=tls, check=True, capture_output=True)
+    run("openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1",
+        "-subj", "/CN=meshnode test CA", "-keyout", "ca.key", "-out", "ca.pem")
+    run("openssl", "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-subj", "/CN=localhost",
+        "-keyout", "server.key", "-out", "server.csr")
+    with open(os.path.join(tls, "san.ext"), "w") as f:
+        f.write("subjectAltName=DNS:localhost,IP:127.0.0.1\n")
+    run("openssl", "x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-days", "1",
+        "-extfile", "san.ext", "-out", "server.pem")
+    run("mosquitto_passwd", "-b", "-c", "passwd", "gateway", "s3cret-Pa55")
+    for name in ("server.key", "passwd"):
+        os.chmod(os.path.join(tls, name), 0o600)
+    port = free_port()
+    broker = Broker(work, port, "tls-broker", f"cafile {tls}/ca.pem\ncertfile {tls}/server.pem\nkeyfile {tls}/server.key\n"
+                    f"password_file {tls}/passwd\n".replace("allow_anonymous true", ""))
+    with open(broker.conf) as f:
+        conf = f.read().replace("allow_anonymous true", "allow_anonymous false")
+    with open(broker.conf, "w") as f:
+        f.write(conf)
+    broker.start()
+    credentials = os.path.join(work, "credentials")
+    os.makedirs(credentials)
+    with open(os.path.join(credentials, "mqtt-password"), "w") as f:
+        f.write("s3cret-Pa55\n")
+    with open(os.path.join(credentials, "wrong-password"), "w") as f:
+        f.write("not-it\n")
+    base = ["--mqtt", "true", "--mqtt-host", "localhost", "--mqtt-port", str(port), "--mqtt-mesh", "tls",
+            f"--mqtt.ca_file={tls}/ca.pem", "--mqtt.username=gateway"]
+    lone = {
+        "x": Node(args.bin, work, "x", free_port(socket.SOCK_DGRAM), [], base + ["--mqtt.password_file=mqtt-password"]),
+        "y": Node(args.bin, work, "y", free_port(socket.SOCK_DGRAM), [], base + ["--mqtt.password_file=mqtt-password"]),
+        "z": Node(args.bin, work, "z", free_port(socket.SOCK_DGRAM), [], base + ["--mqtt.password_file=wrong-password"]),
+    }
+    os.environ["CREDENTIALS_DIRECTORY"] = credentials
+    try:
+        for node in lone.values():
+            node.start()
+    finally:
+        del os.environ["CREDENTIALS_DIRECTORY"]
+    watch = None
+    try:
+        check(wait_for(lambda: all(bridge_status(lone[n]).get("state") == "connected" for n in ("x", "y")), 30),
+              "TLS and password: both gateways connected")
+        path = os.path.join(work, "y.watch")
+        watch = Watch(lone["y"], path)
+        time.sleep(1)
+        _, mid = lone["x"].send("over TLS")
+        check(wait_for(lambda: deliveries({"y": path})["y"].get(mid, 0) == 1, 15), "TLS: a broadcast crosses between lone gateways")
+        status = bridge_status(lone["z"])
+        check(status.get("state") != "connected" and bool(status.get("lastError")),
+              f"a wrong password stays out and says why ({status.get('state')}: {status.get('lastError')})")
+        leaked = []
+        for node in lone.values():
+            printed = subprocess.run([os.path.join(args.bin, "meshnoded"), "--print-config"] + node.extra,
+                                     capture_output=True, text=True).stdout
+            with open(os.path.join(node.dir, "meshnoded.log")) as f:
+                log = f.read()
+            shown = json.dumps(node.status() or {})
+            leaked += [node.name for text in (printed, log, shown) if "s3cret" in text or "not-it" in text]
+        check(not leaked, f"the password is in no log, --print-config or status ({leaked})")
+    finally:
+        if watch:
+            watch.stop()
+        for node in lone.values():
+            node.stop()
+        broker.kill()
 
 
 def main():
@@ -310,6 +384,13 @@ def main():
         check(wait_for(lambda: deliveries(files)["b2"].get(after, 0) == 1, 15), "island 1 reaches island 2 again after the flood")
         replayed = [e for e in read_events(files["a2"]) if e.get("text") == "to be replayed"]
         check(len(replayed) == 1, f"replayed envelope delivered once at a2 ({len(replayed)})")
+        for w in watches.values():
+            w.stop()
+        watches.clear()
+        for node in nodes.values():
+            node.stop()
+        broker.kill()
+        tls_phase(args, work)
         summary["seconds"] = round(time.time() - started, 1)
         summary["failures"] = failures
     finally:

@@ -22,6 +22,9 @@ public final class MQTTBridge: Sendable {
         var counters = MQTTBridgeCounters()
         var backoff: ReconnectBackoff
         var resubscribe = false
+        /// The broker's reason for refusing the last connection (bad login, not authorized), which
+        /// says more than the closed socket that follows it.
+        var refusal: String?
     }
 
     /// The shared state behind its lock; a class, so the libmosquitto callbacks can hold it too.
@@ -67,7 +70,8 @@ public final class MQTTBridge: Sendable {
                         state.backoff.connected()
                         state.resubscribe = true
                     } else {
-                        state.lastError = MosquittoClient.describe(reason: reason)
+                        state.refusal = MosquittoClient.describe(reason: reason)
+                        state.lastError = state.refusal
                     }
                 }
             },
@@ -181,12 +185,13 @@ public final class MQTTBridge: Sendable {
     private func wait(failure: String, generator: inout SystemRandomNumberGenerator) {
         let delay = shared.withLock { state -> Duration in
             let delay = state.backoff.nextDelay(fraction: Double.random(in: 0...1, using: &generator))
-            state.lastError = failure
+            state.lastError = state.refusal ?? failure
+            state.refusal = nil
             state.counters.reconnects += 1
             state.state = .reconnecting(at: now() + delay)
             return delay
         }
-        report(.unreachable(broker: broker, reason: failure, retryIn: delay))
+        report(.unreachable(broker: broker, reason: shared.withLock { $0.lastError } ?? failure, retryIn: delay))
         let deadline = now() + delay
         while now() < deadline, !stopping.load(ordering: .acquiring) { usleep(50_000) }
         shared.withLock { if case .reconnecting = $0.state { $0.state = .connecting } }
