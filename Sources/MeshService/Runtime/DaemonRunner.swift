@@ -60,7 +60,9 @@ public enum DaemonRunner {
         statusTimer.schedule(deadline: .now() + 5, repeating: 5)
         statusTimer.setEventHandler {
             let status = runtime.status()
-            _ = notifier.status("node \(status.shortID): \(transportState())\(status.neighbourCount) neighbour(s), \(status.knownNodeCount) known further away")
+            let bridge = status.bridge.map { "; mqtt \($0.state) \($0.broker)" } ?? ""
+            _ = notifier.status(
+                "node \(status.shortID): \(transportState())\(status.neighbourCount) neighbour(s), \(status.knownNodeCount) known further away\(bridge)")
         }
         statusTimer.resume()
         // The main thread takes the signals from here on; every thread has them blocked since
