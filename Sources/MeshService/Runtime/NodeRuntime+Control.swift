@@ -75,7 +75,8 @@ extension NodeRuntime: NodeControlling {
             counters["seen_journal"] = CounterDictionary.make(from: journal?.counters ?? SeenJournalCounters())
             counters["control"] = controlCounters()
             counters["transport"] = transport.status.counters
-            if let bridge { counters["mqtt"] = CounterDictionary.make(from: bridge.status.counters) }
+            // All zero on a node that is no gateway, so every node has the same groups.
+            counters["mqtt"] = CounterDictionary.make(from: bridge?.status.counters ?? MQTTBridgeCounters())
             return StatsReport(uptimeSeconds: seconds(now), memory: ProcessMemory.current(), counters: counters)
         }
     }
