@@ -209,16 +209,32 @@ def main():
         time.sleep(1)
         ids = {name: node.node_id() for name, node in nodes.items()}
 
+        sent = {}  # messageID -> (sender, wall time)
+
         def send_round(tag, senders, directs):
             """Broadcasts from `senders`, direct messages for (from, to) pairs; returns expectations."""
             expected = []  # (messageID, {node: 1 for the nodes it is for})
             for name in senders:
-                _, mid = nodes[name].send(f"{tag} broadcast from {name}")
+                at, mid = nodes[name].send(f"{tag} broadcast from {name}")
+                sent[mid] = (name, at)
                 expected.append((mid, {n: 1 for n in nodes if n != name}, f"{tag} broadcast {name}"))
             for src, dst in directs:
-                _, mid = nodes[src].send(f"{tag} direct {src}->{dst}", to=ids[dst])
+                at, mid = nodes[src].send(f"{tag} direct {src}->{dst}", to=ids[dst])
+                sent[mid] = (src, at)
                 expected.append((mid, {dst: 1}, f"{tag} direct {src}->{dst}"))
             return expected
+
+        def latencies():
+            """Send-to-delivery seconds of phases 1 and 2, across the broker and within an island."""
+            across, local = [], []
+            for name, path in files.items():
+                for event in read_events(path):
+                    if event.get("messageID") in sent:
+                        src, at = sent[event["messageID"]]
+                        (across if island[src] != island[name] else local).append(event["time"] - at)
+            pick = lambda values, q: round(sorted(values)[min(len(values) - 1, int(q * len(values)))], 3) if values else None
+            return {"across_n": len(across), "across_p50_s": pick(across, 0.5), "across_p95_s": pick(across, 0.95),
+                    "local_n": len(local), "local_p50_s": pick(local, 0.5), "local_p95_s": pick(local, 0.95)}
 
         def verify(expected, label, seconds=20):
             def complete():
@@ -258,6 +274,7 @@ def main():
         time.sleep(1)
         verify(send_round("p2", list(nodes), directs), "phase 2 (two gateways in island 1): broadcasts and direct")
 
+        summary["latency"] = latencies()
         # Phase 3: the broker is killed for 10 s while both islands send.
         outage_start = time.time()
         broker.kill()
