@@ -61,6 +61,8 @@ public struct EngineConfiguration: Sendable {
     public var admission = LinkAdmissionLimits()
     /// How relays are scheduled: plain RelayChat flooding (the engine's default) or managed flooding.
     public var relayScheduler: RelaySchedulerChoice = .plain
+    /// Key lookup: answer delay, budgets, timeout (docs/PROTOCOL.md Part H).
+    public var lookup = KeyLookupLimits()
 
     /// Creates a configuration with the documented defaults.
     public init(

@@ -10,7 +10,7 @@ public enum MetricName {
     /// The prefix of every metric.
     public static let prefix = "meshnode_"
     /// The groups that are one per envelope kind and become the `kind` label.
-    public static let kindGroups: Set<String> = ["message", "join", "heartbeat", "profile", "keyExchange"]
+    public static let kindGroups: Set<String> = ["message", "join", "heartbeat", "profile", "keyExchange", "keyRequest", "keyAnswer"]
     /// The counters that are gauges (current sizes), as `group.counter`.
     public static let gauges: Set<String> = [
         "engine.seen_cache_ids", "engine.buffered_fragment_bytes", "engine.neighbours", "engine.known_nodes",

@@ -25,6 +25,7 @@ extension NodeRuntime: NodeControlling {
         case .failure(.unknownDestination(let node)): throw .unknownNode(node.hex)
         case .failure(.destinationIsSelf): throw .badRequest("the destination is this node")
         case .failure(.crypto(let detail)): throw .internalError(detail)
+        case .failure(.lookupsFull): throw .notReady("too many key lookups in flight")
         }
     }
 
