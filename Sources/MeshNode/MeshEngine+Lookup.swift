@@ -40,11 +40,12 @@ extension MeshEngine {
         }
         guard text.utf8.count <= ChatBody.maxTextLength else { throw .textTooLong(text.utf8.count) }
         guard !relayTargets().isEmpty else { throw .noNeighbours }
-        guard startLookup(destination, now: now) != .full, lookups.enqueue(text, for: destination) else {
+        let messageID = newMessageID()
+        guard startLookup(destination, now: now) != .full, lookups.enqueue(text, id: messageID, for: destination) else {
             lookupRequesterCounters.messagesDropped += 1
             throw .lookupsFull
         }
-        return (.waitingForKey, takeActions())
+        return (.waitingForKey(messageID), takeActions())
     }
 
     private func startLookup(_ target: NodeID, now: Duration) -> PendingLookups.Start {
@@ -115,8 +116,8 @@ extension MeshEngine {
         guard let lookup = lookups.resolve(profile.nodeID) else { return }
         lookupRequesterCounters.found += 1
         emit(.keyFound(profile, hops: hops))
-        for text in lookup.messages {
-            guard let (sent, actions) = try? send(text: text, to: profile.nodeID, now: now) else {
+        for waiting in lookup.messages {
+            guard let (sent, actions) = try? send(text: waiting.text, to: profile.nodeID, messageID: waiting.messageID, now: now) else {
                 lookupRequesterCounters.messagesDropped += 1
                 continue
             }

@@ -10,6 +10,14 @@ extension MeshEngine {
     public func send(
         text: String, to destination: NodeID? = nil, now: Duration
     ) throws(SendFailure) -> (OriginatedMessage, [EngineAction]) {
+        try send(text: text, to: destination, messageID: newMessageID(), now: now)
+    }
+
+    /// ``send(text:to:now:)`` with the message ID given (one drawn when a message was queued
+    /// for a key lookup).
+    func send(
+        text: String, to destination: NodeID?, messageID: MessageID, now: Duration
+    ) throws(SendFailure) -> (OriginatedMessage, [EngineAction]) {
         let textLength = text.utf8.count
         guard textLength <= ChatBody.maxTextLength else { throw .textTooLong(textLength) }
         guard destination != nodeID else { throw .destinationIsSelf }
@@ -18,7 +26,7 @@ extension MeshEngine {
             signingKey: identity.signingPublicKey.compressed, agreementKey: identity.agreementPublicKey.compressed,
             text: text)
         var envelope = Envelope(
-            kind: .message, messageID: newMessageID(), origin: nodeID, destination: destination,
+            kind: .message, messageID: messageID, origin: nodeID, destination: destination,
             route: [nodeID], timestamp: timestamp(at: now))
         do {
             if let destination {

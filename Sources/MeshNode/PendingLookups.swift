@@ -15,8 +15,16 @@ public struct PendingLookups: Sendable {
         public var started: Duration
         /// When its request was last sent.
         public var lastSent: Duration
-        /// Texts to send to the target once its key is known, oldest first.
-        public var messages: [String]
+        /// Messages to send to the target once its key is known, oldest first.
+        public var messages: [WaitingMessage]
+    }
+
+    /// A message waiting for its destination's key: its text and the message ID it will carry.
+    public struct WaitingMessage: Equatable, Sendable {
+        /// The chat text.
+        public var text: String
+        /// The message ID, drawn when the message was queued (reported to the sender at once).
+        public var messageID: MessageID
     }
 
     /// What starting a lookup did.
@@ -53,10 +61,11 @@ public struct PendingLookups: Sendable {
         return .started
     }
 
-    /// Queues `text` for `target`'s lookup; false when there is none or the queue is full.
-    public mutating func enqueue(_ text: String, for target: NodeID) -> Bool {
+    /// Queues `text`, to go out as message `messageID`, for `target`'s lookup; false when there is
+    /// no lookup or the queue is full.
+    public mutating func enqueue(_ text: String, id messageID: MessageID, for target: NodeID) -> Bool {
         guard lookups[target] != nil, waitingMessages < limits.maxWaitingMessages else { return false }
-        lookups[target]?.messages.append(text)
+        lookups[target]?.messages.append(WaitingMessage(text: text, messageID: messageID))
         return true
     }
 

@@ -55,7 +55,10 @@ func runLookups(_ graph: MeshGraph, pairs: [(Int, Int)], seed: UInt64, scheduler
         let text = "lookup \(index)"
         run.tries += 1
         let outcome = try sim.sendLookingUp(from: writer, text: text, to: reader)
-        #expect(outcome == .waitingForKey)
+        guard case .waitingForKey = outcome else {
+            Issue.record("writer \(writer) knew reader \(reader)'s key")
+            continue
+        }
         var foundAt: Duration?
         for _ in 0..<400 where foundAt == nil {
             sim.run(for: .milliseconds(25))

@@ -10,10 +10,15 @@ extension NodeRuntime: NodeControlling {
         var result: Result<OriginatedMessage, SendFailure> = .failure(.destinationIsSelf)
         queue.sync {
             result = Result { () throws(SendFailure) -> OriginatedMessage in
-                let (sent, actions) = try engine.send(text: text, to: destination, now: now)
+                let (sent, actions) = try originate(text: text, to: destination)
                 let what = destination == nil ? "broadcast" : "direct message"
-                logger.info(.messageOriginated, "\(what) sent to \(sent.sentTo) neighbour(s), held for \(sent.heldFor)",
-                            LogFields(otherNode: destination, kind: .message, hops: 0, messageID: sent.messageID))
+                if sent.waitingForKey {
+                    logger.info(.messageOriginated, "direct message waits for a key lookup",
+                                LogFields(otherNode: destination, kind: .message, hops: 0, messageID: sent.messageID))
+                } else {
+                    logger.info(.messageOriginated, "\(what) sent to \(sent.sentTo) neighbour(s), held for \(sent.heldFor)",
+                                LogFields(otherNode: destination, kind: .message, hops: 0, messageID: sent.messageID))
+                }
                 perform(actions)
                 return sent
             }
@@ -116,7 +121,7 @@ extension NodeRuntime: NodeControlling {
         queue.sync { _ = watchers.removeValue(forKey: token) }
     }
 
-    private func seconds(_ duration: Duration) -> Double {
+    func seconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }
