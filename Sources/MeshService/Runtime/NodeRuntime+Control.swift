@@ -59,6 +59,9 @@ extension NodeRuntime: NodeControlling {
             for kind in MessageKind.allCases { counters[kind.description] = CounterDictionary.make(from: engine.kindCounters[kind]) }
             counters["links"] = CounterDictionary.make(from: engine.linkCounters)
             counters["hold"] = CounterDictionary.make(from: engine.holdCounters)
+            counters["lookup"] = CounterDictionary.make(from: engine.lookupCounters)
+                .merging(["in_flight": UInt64(engine.pendingLookups.lookups.count),
+                          "waiting_messages": UInt64(engine.pendingLookups.waitingMessages)]) { $1 }
             counters["relay"] = CounterDictionary.make(from: engine.relayCounters)
             counters["admission"] = CounterDictionary.make(from: engine.admissionCounters)
             let (inboxCounters, waiting) = driver.inboxCounters
