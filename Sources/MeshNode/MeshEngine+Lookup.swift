@@ -128,6 +128,16 @@ extension MeshEngine {
         }
     }
 
+    /// An answer's relay, cut to the neighbour the request came from when this node relayed that
+    /// request and the neighbour is still a target; else unchanged (every step-9 target).
+    func backTheWayItCame(_ plan: RelayPlan, tag: UInt64, now: Duration) -> RelayPlan {
+        guard let requester = plan.envelope.destination,
+            let back = reversePaths.neighbour(for: KeyRequestKey(requester: requester, tag: tag), now: now),
+            plan.targets.contains(back)
+        else { return plan }
+        return RelayPlan(envelope: plan.envelope, targets: [back])
+    }
+
     /// Sends every scheduled answer that is due.
     func sendDueAnswers(now: Duration) {
         for answer in answerPlanner.due(now: now) {
@@ -136,7 +146,7 @@ extension MeshEngine {
             let envelope = Envelope(
                 kind: .keyAnswer, messageID: newMessageID(), origin: nodeID, destination: answer.request.requester,
                 route: [nodeID], timestamp: timestamp(at: now), payload: body.encoded())
-            originate(envelope, now: now)
+            originate(envelope, only: reversePaths.neighbour(for: answer.request, now: now), now: now)
         }
     }
 

@@ -115,9 +115,11 @@ extension MeshEngine {
         case .accept(let deliver, var relay):
             switch verified {
             case .keyRequest(let body):
+                reversePaths.record(KeyRequestKey(requester: envelope.origin, tag: body.tag), from: sender, now: now)
                 if !considerKeyRequest(envelope, body: body, from: sender, now: now) { relay = nil }
             case .keyAnswer(let body, let profile, let signed):
                 hearKeyAnswer(envelope, body: body, profile: profile, signed: signed, via: sender, now: now)
+                relay = relay.map { backTheWayItCame($0, tag: body.tag, now: now) }
             default:
                 if deliver { self.deliver(envelope, verified: verified, from: sender, on: link, now: now) }
             }

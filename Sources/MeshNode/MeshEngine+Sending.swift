@@ -56,12 +56,14 @@ extension MeshEngine {
 
     /// Sends an envelope this node created to every ready neighbour, and holds it for those
     /// in their departure grace.
+    /// With `only`, it goes to that neighbour alone when it is one of them.
     @discardableResult
-    func originate(_ envelope: Envelope, now: Duration) -> OriginatedMessage {
+    func originate(_ envelope: Envelope, only: NodeID? = nil, now: Duration) -> OriginatedMessage {
         router.recordOriginated(envelope.messageID, now: now)
         var outcome = OriginatedMessage(messageID: envelope.messageID, sentTo: 0, heldFor: 0)
         let encoded = envelope.encoded()
-        for neighbour in relayTargets() {
+        let targets = relayTargets()
+        for neighbour in only.flatMap({ targets.contains($0) ? [$0] : nil }) ?? targets {
             switch sendOrHold(envelope, to: neighbour, now: now, encoded: encoded) {
             case .sent:
                 kindCounters[envelope.kind].sent += 1

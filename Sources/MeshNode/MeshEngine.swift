@@ -46,6 +46,8 @@ public final class MeshEngine {
     var answerPlanner: KeyAnswerPlanner
     /// Key lookups this node started, with the messages waiting for their keys.
     var lookups: PendingLookups
+    /// The neighbour each relayed key request came from, for its answers.
+    var reversePaths = ReversePaths(capacity: 1024, lifetime: .seconds(30))
     /// Signed profiles this node can hand on in key answers.
     var signedProfiles: SignedProfiles
     /// What the requesting side of key lookup did.

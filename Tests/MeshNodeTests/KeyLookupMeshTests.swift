@@ -122,8 +122,10 @@ struct KeyLookupMeshTests {
         #expect(run.found == run.tries)
         #expect(run.delivered == run.tries)
         #expect(run.duplicates == 0)
-        // One answer per request: the nearest holder answers and stops the request.
+        // One answer per request: the nearest holder answers and stops the request; the answer
+        // goes back the way the request came (6 frames of the request, 16 of the answer, 3 more).
         #expect(run.answersPerRequest == 1)
+        #expect(run.framesPerLookup <= 30)
         #expect(run.p95Milliseconds < 1000)
     }
 
@@ -140,6 +142,8 @@ struct KeyLookupMeshTests {
         #expect(Double(run.delivered) >= 0.99 * Double(run.tries))
         #expect(run.duplicates == 0)
         #expect(run.answersPerRequest <= 6)
+        // Answers go back the way their request came instead of flooding (1,075 frames a lookup before).
+        #expect(Double(run.answerFrames) / Double(run.tries) <= 150)
         #expect(run.p95Milliseconds < 2000)
     }
 }
