@@ -15,7 +15,7 @@ public enum MQTTTopic: Equatable, Sendable {
         switch envelope.kind {
         case .message: self = envelope.destination.map(MQTTTopic.direct) ?? .broadcast
         case .joinNotice: self = .joinNotice
-        case .profile, .heartbeat, .keyExchange: return nil
+        case .profile, .heartbeat, .keyExchange, .keyRequest, .keyAnswer: return nil
         }
     }
 

@@ -70,6 +70,8 @@ public struct EngineConfiguration: Sendable {
     /// entries, so it may travel the kind's limit minus this in this island. 0 (the default) gives it
     /// the kind's whole limit here, as if its origin were this gateway's neighbour.
     public var bridgeDownlinkHops: UInt8 = 0
+    /// Key lookup: answer delay, budgets, timeout (docs/PROTOCOL.md Part H).
+    public var lookup = KeyLookupLimits()
 
     /// Creates a configuration with the documented defaults.
     public init(

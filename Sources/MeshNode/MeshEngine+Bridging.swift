@@ -18,7 +18,7 @@ extension MeshEngine {
         case .message, .joinNotice:
             let rebased = rebasedForDownlink(envelope)
             flood(rebased, from: rebased.route.last ?? rebased.origin, on: Self.bridgeLink, now: now, bridged: true)
-        case .profile, .heartbeat, .keyExchange:
+        case .profile, .heartbeat, .keyExchange, .keyRequest, .keyAnswer:
             drop(envelope, cause: .envelope("kind \(envelope.kind) does not cross the bridge"), on: Self.bridgeLink, counter: \.droppedMalformed)
         }
         return takeActions()

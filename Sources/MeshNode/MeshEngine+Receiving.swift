@@ -18,7 +18,7 @@ extension MeshEngine {
             hearClock(envelope, from: sender, now: now)
         case .keyExchange:
             drop(envelope, cause: .sealedKeyExchange, on: link, counter: \.droppedMalformed)
-        case .message, .joinNotice:
+        case .message, .joinNotice, .keyRequest, .keyAnswer:
             // A keyed link already proves who the sender is. The neighbour may count the link
             // ready before we do (its profile has not reached us yet): what it sends in that
             // window is accepted, never lost.
@@ -42,6 +42,7 @@ extension MeshEngine {
         }
         kindCounters[.profile].delivered += 1
         profiles[sender] = profile
+        keepSignedProfile(envelope, of: sender)
         hearClock(envelope, from: sender, now: now)
         guard let state = links[link] else { return }
         switch state.stage {
@@ -96,7 +97,7 @@ extension MeshEngine {
                 return
             }
         }
-        if isForUs(envelope), !budgets.takeVerification(withinShare: withinShare, now: now) {
+        if needsCheck(envelope), !budgets.takeVerification(withinShare: withinShare, now: now) {
             drop(envelope, cause: .verificationBudget, on: link, counter: \.droppedVerificationBudget)
             return
         }
@@ -113,8 +114,17 @@ extension MeshEngine {
         switch decision {
         case .drop(let reason):
             dropByRule(envelope, reason: reason, from: sender, on: link, now: now)
-        case .accept(let deliver, let relay):
-            if deliver { self.deliver(envelope, verified: verified, from: sender, on: link, now: now) }
+        case .accept(let deliver, var relay):
+            switch verified {
+            case .keyRequest(let body):
+                reversePaths.record(KeyRequestKey(requester: envelope.origin, tag: body.tag), from: sender, now: now)
+                if !considerKeyRequest(envelope, body: body, from: sender, now: now) { relay = nil }
+            case .keyAnswer(let body, let profile, let signed):
+                hearKeyAnswer(envelope, body: body, profile: profile, signed: signed, via: sender, now: now)
+                relay = relay.map { backTheWayItCame($0, tag: body.tag, now: now) }
+            default:
+                if deliver { self.deliver(envelope, verified: verified, from: sender, on: link, now: now) }
+            }
             if withinShare, envelope.kind == .joinNotice, let copy = router.relayCopy(of: envelope) {
                 recentJoins.record(copy, now: now)
             }
@@ -123,7 +133,8 @@ extension MeshEngine {
             flushRelays(now: now)
         case .shorterPath(let relay):
             kindCounters[envelope.kind].shorterPath += 1
-            if let relay { scheduler.schedule(relay, neighbours: readyNeighbourCount(), now: now) }
+            // A key request is relayed once per node: what the answer planner decided stands.
+            if let relay, envelope.kind != .keyRequest { scheduler.schedule(relay, neighbours: readyNeighbourCount(), now: now) }
             flushRelays(now: now)
         }
     }
@@ -173,6 +184,7 @@ extension MeshEngine {
             // either (we joined before it): answer with our own (paced by the answer interval).
             // Known nodes get no answer, so two nodes exchange at most one pair of notices.
             if shouldAnswerJoinNotice(from: profile.nodeID) { pacing.answerNeeded() }
+            keepSignedProfile(envelope, of: profile.nodeID)
             knownNodes.record(profile.nodeID, entry: KnownNodes.Entry(
                 profile: profile, agreementKey: profile.agreementKey, signingKey: profile.signingKey,
                 hops: envelope.hops &+ 1, lastHeard: now), via: sender)
@@ -181,7 +193,7 @@ extension MeshEngine {
             learn(envelope, keys: keys, via: sender, now: now)
             kindCounters[.message].delivered += 1
             emitDelivered(envelope, text: body.text)
-        case .sealedForSomeoneElse:
+        case .sealedForSomeoneElse, .keyRequest, .keyAnswer:
             break
         case .sealedForUs:
             do {
@@ -226,7 +238,17 @@ extension MeshEngine {
     /// join notices, broadcasts and direct messages for us (a direct message for another node
     /// travels opaque and unchecked).
     private func isForUs(_ envelope: Envelope) -> Bool {
-        envelope.kind == .joinNotice || envelope.destination == nil || envelope.destination == nodeID
+        switch envelope.kind {
+        case .keyRequest: false
+        case .keyAnswer: envelope.destination == nodeID
+        default: envelope.kind == .joinNotice || envelope.destination == nil || envelope.destination == nodeID
+        }
+    }
+
+    /// True for what costs a public-key check here: what we deliver, and every key answer (each
+    /// node on its way checks the profile it carries before relaying it). A key request costs none.
+    private func needsCheck(_ envelope: Envelope) -> Bool {
+        envelope.kind == .keyAnswer || isForUs(envelope)
     }
 
     private func emitDelivered(_ envelope: Envelope, text: String) {

@@ -129,7 +129,7 @@ public struct ReportFormatter: Sendable {
         return "\(clock(event.time)) \(PlainText.sanitized(line, maxBytes: .max))\n"
     }
 
-    private func keyValues(_ pairs: [(String, String)]) -> String {
+    func keyValues(_ pairs: [(String, String)]) -> String {
         let width = pairs.map(\.0.count).max() ?? 0
         return pairs.map { key, value in
             key + String(repeating: " ", count: width - key.count) + "  " + PlainText.sanitized(value, maxBytes: .max)

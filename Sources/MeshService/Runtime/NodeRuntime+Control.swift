@@ -11,10 +11,15 @@ extension NodeRuntime: NodeControlling {
         var result: Result<OriginatedMessage, SendFailure> = .failure(.destinationIsSelf)
         queue.sync {
             result = Result { () throws(SendFailure) -> OriginatedMessage in
-                let (sent, actions) = try engine.send(text: text, to: destination, now: now)
+                let (sent, actions) = try originate(text: text, to: destination)
                 let what = destination == nil ? "broadcast" : "direct message"
-                logger.info(.messageOriginated, "\(what) sent to \(sent.sentTo) neighbour(s), held for \(sent.heldFor)",
-                            LogFields(otherNode: destination, kind: .message, hops: 0, messageID: sent.messageID))
+                if sent.waitingForKey {
+                    logger.info(.messageOriginated, "direct message waits for a key lookup",
+                                LogFields(otherNode: destination, kind: .message, hops: 0, messageID: sent.messageID))
+                } else {
+                    logger.info(.messageOriginated, "\(what) sent to \(sent.sentTo) neighbour(s), held for \(sent.heldFor)",
+                                LogFields(otherNode: destination, kind: .message, hops: 0, messageID: sent.messageID))
+                }
                 perform(actions)
                 return sent
             }
@@ -26,6 +31,7 @@ extension NodeRuntime: NodeControlling {
         case .failure(.unknownDestination(let node)): throw .unknownNode(node.hex)
         case .failure(.destinationIsSelf): throw .badRequest("the destination is this node")
         case .failure(.crypto(let detail)): throw .internalError(detail)
+        case .failure(.lookupsFull): throw .notReady("too many key lookups in flight")
         }
     }
 
@@ -54,6 +60,9 @@ extension NodeRuntime: NodeControlling {
             for kind in MessageKind.allCases { counters[kind.description] = CounterDictionary.make(from: engine.kindCounters[kind]) }
             counters["links"] = CounterDictionary.make(from: engine.linkCounters)
             counters["hold"] = CounterDictionary.make(from: engine.holdCounters)
+            counters["lookup"] = CounterDictionary.make(from: engine.lookupCounters)
+                .merging(["in_flight": UInt64(engine.pendingLookups.lookups.count),
+                          "waiting_messages": UInt64(engine.pendingLookups.waitingMessages)]) { $1 }
             counters["relay"] = CounterDictionary.make(from: engine.relayCounters)
             counters["admission"] = CounterDictionary.make(from: engine.admissionCounters)
             let (inboxCounters, waiting) = driver.inboxCounters
@@ -132,7 +141,7 @@ extension NodeRuntime: NodeControlling {
         return report
     }
 
-    private func seconds(_ duration: Duration) -> Double {
+    func seconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }
