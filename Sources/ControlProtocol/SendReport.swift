@@ -8,11 +8,15 @@ public struct SendReport: Codable, Equatable, Sendable {
     public var sentTo: Int
     /// Neighbours in their departure grace it is held for, sent when one of their links is ready.
     public var heldFor: Int
+    /// True when the destination's key was not known: the message waits for a key lookup and goes
+    /// out, with this ID, when an answer brings the key (`lookup` shows how it stands). Absent otherwise.
+    public var waitingForKey: Bool?
 
     /// Creates a send report.
-    public init(messageID: MessageID, sentTo: Int, heldFor: Int) {
+    public init(messageID: MessageID, sentTo: Int, heldFor: Int, waitingForKey: Bool = false) {
         self.messageID = messageID.hex
         self.sentTo = sentTo
         self.heldFor = heldFor
+        self.waitingForKey = waitingForKey ? true : nil
     }
 }

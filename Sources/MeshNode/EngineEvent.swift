@@ -26,4 +26,10 @@ public enum EngineEvent: Equatable, Sendable {
     case refused(LinkID, neighbour: NodeID)
     /// The mesh-time estimate was first set or moved a lot.
     case meshClock(MeshClockChange)
+    /// A key lookup this node started found the target's verified profile.
+    case keyFound(Profile, hops: UInt8)
+    /// A key lookup gave up; `droppedMessages` texts that waited for the key were not sent.
+    case lookupFailed(NodeID, droppedMessages: Int)
+    /// A message that waited for its destination's key was sent.
+    case sentAfterLookup(NodeID, OriginatedMessage)
 }
