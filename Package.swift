@@ -19,15 +19,18 @@ let package = Package(
         .library(name: "DBusKit", targets: ["DBusKit"]),
         .library(name: "MeshConfig", targets: ["MeshConfig"]),
         .library(name: "MeshService", targets: ["MeshService"]),
+        .library(name: "Mailbox", targets: ["Mailbox"]),
     ],
     targets: [
-        // C system libraries (Debian: libdbus-1-dev, libssl-dev, libsystemd-dev).
+        // C system libraries (Debian: libdbus-1-dev, libssl-dev, libsystemd-dev, libsqlite3-dev).
         .systemLibrary(name: "CDBus", path: "Sources/CDBus", pkgConfig: "dbus-1",
                        providers: [.apt(["libdbus-1-dev"])]),
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "libcrypto",
                        providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd",
                        providers: [.apt(["libsystemd-dev"])]),
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
+                       providers: [.apt(["libsqlite3-dev"])]),
         // glibc's timerfd, which the Swift Glibc module leaves out (the engine driver's relay wake-up).
         .systemLibrary(name: "CTimerFD", path: "Sources/CTimerFD"),
         // glibc's adjtimex, which the Swift Glibc module leaves out (relayctl doctor's clock check).
@@ -42,6 +45,9 @@ let package = Package(
         .target(name: "Fragmenter"),
         .target(name: "MeshCrypto", dependencies: ["COpenSSL", "MeshProtocol"]),
         .target(name: "Flooding", dependencies: ["MeshProtocol"]),
+        // Mailboxes (issue 22): held direct messages for absent recipients; the decisions as a pure
+        // value (MailboxIndex), the envelopes in SQLite (MailboxStore).
+        .target(name: "Mailbox", dependencies: ["CSQLite", "MeshProtocol"]),
         .target(name: "MeshNode", dependencies: ["MeshProtocol", "MeshLink", "Fragmenter", "MeshCrypto", "Flooding"]),
         .target(name: "MeshSim", dependencies: ["MeshProtocol", "MeshLink", "MeshCrypto", "MeshNode"]),
         // libdbus-1 made safe: connection and event loop, messages, typed values, bounded decoding,
@@ -60,7 +66,7 @@ let package = Package(
         .target(name: "MeshConfig", dependencies: ["MeshProtocol", "MeshLink", "Flooding", "MeshNode", "UDPTransport", "ControlProtocol"]),
         .target(name: "MeshService", dependencies: [
             "MeshProtocol", "MeshLink", "Fragmenter", "MeshCrypto", "Flooding", "MeshNode", "GATTBridge", "UDPTransport",
-            "ControlProtocol", "MeshConfig", "CSystemd", "CTimerFD", "PosixThread",
+            "ControlProtocol", "MeshConfig", "CSystemd", "CTimerFD", "PosixThread", "Mailbox",
         ]),
 
         // Executables.
@@ -95,6 +101,7 @@ let package = Package(
         .testTarget(name: "FragmenterTests", dependencies: ["MeshProtocol", "Fragmenter"]),
         .testTarget(name: "MeshCryptoTests", dependencies: ["MeshProtocol", "MeshCrypto"]),
         .testTarget(name: "FloodingTests", dependencies: ["MeshProtocol", "Flooding"]),
+        .testTarget(name: "MailboxTests", dependencies: ["MeshProtocol", "Mailbox"]),
         .testTarget(name: "MeshNodeTests", dependencies: ["MeshProtocol", "MeshLink", "MeshCrypto", "Flooding", "MeshNode", "MeshSim"]),
         .testTarget(name: "GATTBridgeTests", dependencies: ["MeshLink", "DBusKit", "GATTBridge"]),
         .testTarget(name: "MeshServiceTests", dependencies: [

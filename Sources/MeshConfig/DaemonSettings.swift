@@ -26,6 +26,8 @@ public struct DaemonSettings: Equatable, Sendable {
     public var budget = BudgetSettings()
     /// `[links]`: the budget and deadline of links still without link keys.
     public var links = LinkSettings()
+    /// `[mailbox]`: mail kept for recipients who are not in range.
+    public var mailbox = MailboxSettings()
 
     /// Creates the default configuration.
     public init() {}

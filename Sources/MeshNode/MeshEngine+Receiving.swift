@@ -79,7 +79,16 @@ extension MeshEngine {
             dropByRule(envelope, reason: reason, from: sender, on: link, now: now)
             return
         }
-        guard router.isFresh(envelope, now: now, localWall: localWall(at: now), clock: clock) else {
+        // Part G: a direct message delivered here before is seen, however long ago (a second
+        // mailbox's copy, a replay); a held one older than the seen cache vouches for is judged
+        // against the mailbox horizon.
+        if envelope.destination == nodeID, deliveries.contains(envelope.messageID, now: timestamp(at: now)) {
+            dropByRule(envelope, reason: .seen, from: sender, on: link, now: now)
+            return
+        }
+        guard router.isFresh(envelope, now: now, localWall: localWall(at: now), clock: clock)
+            || isFreshHeldMessage(envelope, now: now)
+        else {
             dropByRule(envelope, reason: .stale, from: sender, on: link, now: now)
             return
         }
@@ -113,6 +122,7 @@ extension MeshEngine {
             dropByRule(envelope, reason: reason, from: sender, on: link, now: now)
         case .accept(let deliver, let relay):
             if deliver { self.deliver(envelope, verified: verified, from: sender, on: link, now: now) }
+            if withinShare { _ = offerToMailbox(envelope, depositor: sender, now: now) }
             if withinShare, envelope.kind == .joinNotice, let copy = router.relayCopy(of: envelope) {
                 recentJoins.record(copy, now: now)
             }
@@ -192,6 +202,7 @@ extension MeshEngine {
                 }
                 learn(envelope, keys: keys, via: sender, now: now)
                 kindCounters[.message].delivered += 1
+                deliveries.insert(envelope.messageID, timestamp: envelope.timestamp, now: timestamp(at: now))
                 emitDelivered(envelope, text: body.text)
             } catch {
                 budgets.penalize(sender, now: now)

@@ -45,6 +45,9 @@ extension NodeRuntime {
                           LogFields(otherNode: neighbour, link: link, reason: "refused"))
         case .meshClock(let change):
             logger.notice(.meshClock, MeshClockText.describe(change), LogFields(reason: MeshClockText.reason(change)))
+        case .mailboxDeposit:
+            break  // handled by `deposit(_:depositor:)` before it is reported
+
         }
     }
 }

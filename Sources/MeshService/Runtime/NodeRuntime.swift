@@ -2,6 +2,7 @@ import ControlProtocol
 import Dispatch
 import Glibc
 import MeshCrypto
+import Mailbox
 import MeshLink
 import MeshNode
 import MeshProtocol
@@ -21,6 +22,10 @@ public final class NodeRuntime: Sendable {
         var nextWatcher: UInt64 = 1
         var state = RuntimeState.starting
         var controlCounters: @Sendable () -> [String: UInt64] = { [:] }
+        /// The mailbox (PROTOCOL.md Part G); nil when `[mailbox] enabled = false`.
+        var mailbox: MailboxStore?
+        /// Ticks since the mailbox last expired old mail.
+        var mailboxTicks = 0
     }
 
     /// The serial queue that owns the engine.
@@ -42,13 +47,13 @@ public final class NodeRuntime: Sendable {
     /// With a `journal`, the engine must keep its newly seen IDs (`MeshEngine.keepNewlySeen()`).
     public init(
         identity: NodeIdentity, engine: MeshEngine, transport: any MeshTransport, transportName: String, logger: DaemonLogger,
-        journal: SeenJournal? = nil
+        journal: SeenJournal? = nil, mailbox: MailboxStore? = nil
     ) {
         self.nodeIdentity = identity
         self.journal = journal
         let queue = DispatchQueue(label: "meshnoded.engine")
         let startedAt = ContinuousClock.now
-        self.confined = QueueConfined(EngineQueueState(engine: engine), queue: queue)
+        self.confined = QueueConfined(EngineQueueState(engine: engine, mailbox: mailbox), queue: queue)
         self.driver = EngineDriver(queue: queue, now: { ContinuousClock.now - startedAt })
         self.transport = transport
         self.transportName = transportName
@@ -78,6 +83,13 @@ public final class NodeRuntime: Sendable {
         get { confined.value.controlCounters }
         _modify { yield &confined.value.controlCounters }
     }
+    /// The mailbox; only on `queue`.
+    var mailbox: MailboxStore? { confined.value.mailbox }
+    /// Ticks since the mailbox last expired old mail; only on `queue`.
+    var mailboxTicks: Int {
+        get { confined.value.mailboxTicks }
+        _modify { yield &confined.value.mailboxTicks }
+    }
     /// Engine time now: the monotonic time since the runtime was created.
     var now: Duration { ContinuousClock.now - startedAt }
 
@@ -99,6 +111,7 @@ public final class NodeRuntime: Sendable {
             state = .stopping
             driver.stopTimers()
             perform(engine.tick(now: now))
+            flushMailbox()
         }
         transport.stop()
     }
@@ -143,6 +156,11 @@ public final class NodeRuntime: Sendable {
                 transport.disconnect(link)
             case .event(let event):
                 if case .linkKeyed(let link, _) = event { transport.linkKeyed(link) }
+                if case .mailboxDeposit(let envelope, let depositor) = event {
+                    deposit(envelope, depositor: depositor)
+                    continue
+                }
+                if case .delivered(let message) = event { recordDirectDelivery(message) }
                 if case .delivered = event, let journal, !watchers.isEmpty {
                     journal.whenDurable { [weak self] in
                         guard let self else { return }
@@ -168,6 +186,7 @@ extension NodeRuntime: EngineDriverConsumer {
     /// Runs the engine's tick and performs what it returns.
     func tick() {
         perform(engine.tick(now: now))
+        runMailbox()
     }
 
     /// Sends the relays due by now (the relay wake-up; the end of every drain turn, for relays
