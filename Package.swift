@@ -49,7 +49,9 @@ let package = Package(
         // value (MailboxIndex), the envelopes in SQLite (MailboxStore).
         .target(name: "Mailbox", dependencies: ["CSQLite", "MeshProtocol"]),
         .target(name: "MeshNode", dependencies: ["MeshProtocol", "MeshLink", "Fragmenter", "MeshCrypto", "Flooding"]),
-        .target(name: "MeshSim", dependencies: ["MeshProtocol", "MeshLink", "MeshCrypto", "MeshNode"]),
+        // What a node does with its mailbox each tick, the same in meshnoded and the simulator.
+        .target(name: "MailboxCourier", dependencies: ["Mailbox", "MeshNode", "MeshLink", "MeshProtocol"]),
+        .target(name: "MeshSim", dependencies: ["MeshProtocol", "MeshLink", "MeshCrypto", "MeshNode", "Mailbox", "MailboxCourier"]),
         // libdbus-1 made safe: connection and event loop, messages, typed values, bounded decoding,
         // exported object trees and introspection. Knows nothing of BlueZ.
         .target(name: "DBusKit", dependencies: ["CDBus", "PosixThread"]),
@@ -66,7 +68,7 @@ let package = Package(
         .target(name: "MeshConfig", dependencies: ["MeshProtocol", "MeshLink", "Flooding", "MeshNode", "UDPTransport", "ControlProtocol"]),
         .target(name: "MeshService", dependencies: [
             "MeshProtocol", "MeshLink", "Fragmenter", "MeshCrypto", "Flooding", "MeshNode", "GATTBridge", "UDPTransport",
-            "ControlProtocol", "MeshConfig", "CSystemd", "CTimerFD", "PosixThread", "Mailbox",
+            "ControlProtocol", "MeshConfig", "CSystemd", "CTimerFD", "PosixThread", "Mailbox", "MailboxCourier",
         ]),
 
         // Executables.
@@ -102,7 +104,9 @@ let package = Package(
         .testTarget(name: "MeshCryptoTests", dependencies: ["MeshProtocol", "MeshCrypto"]),
         .testTarget(name: "FloodingTests", dependencies: ["MeshProtocol", "Flooding"]),
         .testTarget(name: "MailboxTests", dependencies: ["MeshProtocol", "Mailbox"]),
-        .testTarget(name: "MeshNodeTests", dependencies: ["MeshProtocol", "MeshLink", "MeshCrypto", "Flooding", "MeshNode", "MeshSim"]),
+        .testTarget(name: "MeshNodeTests", dependencies: [
+            "MeshProtocol", "MeshLink", "MeshCrypto", "Flooding", "MeshNode", "MeshSim", "Mailbox", "MailboxCourier",
+        ]),
         .testTarget(name: "GATTBridgeTests", dependencies: ["MeshLink", "DBusKit", "GATTBridge"]),
         .testTarget(name: "MeshServiceTests", dependencies: [
             "MeshProtocol", "MeshCrypto", "Flooding", "MeshNode", "MeshService", "MeshConfig", "ControlProtocol", "RelayctlKit", "Doctor",

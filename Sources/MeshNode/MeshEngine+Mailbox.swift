@@ -28,12 +28,13 @@ extension MeshEngine {
     }
 
     /// Sends a copy of a held message toward a recipient heard some hops away: the same copy as
-    /// `handOver`, to every ready neighbour but its origin, as an ordinary relay would.
+    /// `handOver`, to every ready neighbour (its origin too: it passes the copy to the recipient
+    /// when that is its neighbour, "Back at its origin").
     public func sendMailboxCopy(_ envelope: Envelope, now: Duration) -> [EngineAction] {
         let copy = mailboxCopy(of: envelope)
         let encoded = copy.encoded()
         var count = 0
-        for neighbour in readyNeighbours() where neighbour != envelope.origin {
+        for neighbour in readyNeighbours() {
             if let link = neighbourTable.bestLink(to: neighbour), sendSealed(copy, on: link, now: now, encoded: encoded) { count += 1 }
         }
         kindCounters[.message].relayed += UInt64(count)
@@ -48,6 +49,21 @@ extension MeshEngine {
         copy.hops = UInt8(copy.route.count - 1)
         return copy
     }
+
+    /// Part G, "Back at its origin": a mailbox's copy of a direct message this node wrote, for a
+    /// recipient that is now its ready neighbour, goes to that neighbour as this node's own
+    /// (hops 0, route `[this node]`), once per message ID. The copy itself is still dropped as looped.
+    func passOwnHeldMessage(_ envelope: Envelope, now: Duration) {
+        guard envelope.origin == nodeID, envelope.kind == .message, envelope.isInnerSealed,
+            let recipient = envelope.destination, reach(of: recipient, now: now) == .linked
+        else { return }
+        if passedBack.count >= Self.passedBackCapacity { passedBack.removeAll(keepingCapacity: true) }
+        guard passedBack.insert(envelope.messageID).inserted else { return }
+        if sendEnvelope(mailboxCopy(of: envelope), to: recipient, now: now) { kindCounters[.message].sent += 1 }
+    }
+
+    /// The most message IDs `passOwnHeldMessage` remembers (forgotten all at once when full).
+    static let passedBackCapacity = 4_096
 
     /// Offers an accepted direct message to the mailbox when its recipient is unreachable.
     func offerToMailbox(_ envelope: Envelope, depositor: NodeID, now: Duration) -> Bool {

@@ -76,6 +76,7 @@ extension MeshEngine {
         // What a copy whose route fits its sender says about the sender's own link.
         if reason != .badRoute { scheduler.observe(envelope, from: sender, now: now) }
         if let reason {
+            if reason == .looped || reason == .seen { passOwnHeldMessage(envelope, now: now) }
             dropByRule(envelope, reason: reason, from: sender, on: link, now: now)
             return
         }

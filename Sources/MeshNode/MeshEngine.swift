@@ -46,6 +46,8 @@ public final class MeshEngine {
     public internal(set) var clock = MeshClock()
     /// Direct messages delivered here, remembered for the mailbox horizon (PROTOCOL.md Part G).
     var deliveries: DirectDeliveryMemory
+    /// Own direct messages a mailbox's copy brought back and this node passed to their recipient.
+    var passedBack: Set<MessageID> = []
     /// Set only through the `@_spi(Benchmark)` seam (BenchmarkSeam.swift); false in production.
     var skipsSignatureChecksForBenchmark = false
 

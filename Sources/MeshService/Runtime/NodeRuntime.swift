@@ -3,6 +3,7 @@ import Dispatch
 import Glibc
 import MeshCrypto
 import Mailbox
+import MailboxCourier
 import MeshLink
 import MeshNode
 import MeshProtocol
@@ -23,9 +24,7 @@ public final class NodeRuntime: Sendable {
         var state = RuntimeState.starting
         var controlCounters: @Sendable () -> [String: UInt64] = { [:] }
         /// The mailbox (PROTOCOL.md Part G); nil when `[mailbox] enabled = false`.
-        var mailbox: MailboxStore?
-        /// Ticks since the mailbox last expired old mail.
-        var mailboxTicks = 0
+        var mailbox: MailboxCourier?
     }
 
     /// The serial queue that owns the engine.
@@ -53,7 +52,7 @@ public final class NodeRuntime: Sendable {
         self.journal = journal
         let queue = DispatchQueue(label: "meshnoded.engine")
         let startedAt = ContinuousClock.now
-        self.confined = QueueConfined(EngineQueueState(engine: engine, mailbox: mailbox), queue: queue)
+        self.confined = QueueConfined(EngineQueueState(engine: engine, mailbox: mailbox.map(MailboxCourier.init(store:))), queue: queue)
         self.driver = EngineDriver(queue: queue, now: { ContinuousClock.now - startedAt })
         self.transport = transport
         self.transportName = transportName
@@ -84,12 +83,7 @@ public final class NodeRuntime: Sendable {
         _modify { yield &confined.value.controlCounters }
     }
     /// The mailbox; only on `queue`.
-    var mailbox: MailboxStore? { confined.value.mailbox }
-    /// Ticks since the mailbox last expired old mail; only on `queue`.
-    var mailboxTicks: Int {
-        get { confined.value.mailboxTicks }
-        _modify { yield &confined.value.mailboxTicks }
-    }
+    var mailbox: MailboxCourier? { confined.value.mailbox }
     /// Engine time now: the monotonic time since the runtime was created.
     var now: Duration { ContinuousClock.now - startedAt }
 
