@@ -9,8 +9,6 @@ let package = Package(
         .library(name: "MeshNode", targets: ["MeshNode"]),
         .executable(name: "meshnoded", targets: ["meshnoded"]),
         .executable(name: "relayctl", targets: ["relayctl"]),
-        .executable(name: "meshbench", targets: ["meshbench"]),
-        .executable(name: "meshsim", targets: ["meshsim"]),
         // The decoders Fuzz/ (a separate package, never built by `swift build` here) drives.
         .library(name: "MeshProtocol", targets: ["MeshProtocol"]),
         .library(name: "Fragmenter", targets: ["Fragmenter"]),
@@ -20,6 +18,13 @@ let package = Package(
         .library(name: "MeshConfig", targets: ["MeshConfig"]),
         .library(name: "MeshService", targets: ["MeshService"]),
         .library(name: "Mailbox", targets: ["Mailbox"]),
+        // What the measurement tools of Benchmarks/ (a separate package, never built here) link.
+        .library(name: "MeshLink", targets: ["MeshLink"]),
+        .library(name: "Flooding", targets: ["Flooding"]),
+        .library(name: "MeshSim", targets: ["MeshSim"]),
+        .library(name: "UDPTransport", targets: ["UDPTransport"]),
+        .library(name: "GATTBridge", targets: ["GATTBridge"]),
+        .library(name: "CAllocationCounter", targets: ["CAllocationCounter"]),
     ],
     targets: [
         // C system libraries (Debian: libdbus-1-dev, libssl-dev, libsystemd-dev, libsqlite3-dev).
@@ -77,18 +82,9 @@ let package = Package(
         // reads meshnoded's configuration (MeshConfig) and asks the system bus (DBusKit).
         .target(name: "RelayctlKit", dependencies: ["ControlProtocol", "MeshProtocol", "Doctor", "DBusKit", "CTimex", "MeshConfig"]),
         .executableTarget(name: "relayctl", dependencies: ["RelayctlKit"]),
-        .executableTarget(name: "meshbench", dependencies: [
-            "MeshProtocol", "MeshLink", "Flooding", "MeshNode", "MeshSim", "MeshCrypto", "Fragmenter", "CAllocationCounter",
-        ]),
-        // Counts the process's heap allocations by interposing malloc and friends (meshbench only).
+        // Counts heap allocations by interposing malloc and friends in the executable that links it
+        // (AllocationTests; Benchmarks/' meshbench); never linked into the node.
         .target(name: "CAllocationCounter"),
-        // The mesh at scale: N simulated engines, plain or managed flooding (issue 12, docs/PERFORMANCE.md).
-        .executableTarget(name: "meshsim", dependencies: ["MeshProtocol", "Flooding", "MeshNode", "MeshSim"]),
-        .executableTarget(name: "gattcheck", dependencies: ["MeshLink", "GATTBridge"]),
-        // A hostile but protocol-correct neighbour that floods one node over loopback UDP (issue 11).
-        .executableTarget(name: "meshflood", dependencies: ["MeshProtocol", "MeshLink", "MeshCrypto", "Fragmenter", "UDPTransport"]),
-        // The engine alone on scripts/daemon-cpu.sh's flood, beside meshnoded's whole-process CPU (issue 12).
-        .executableTarget(name: "enginecpu", dependencies: ["MeshProtocol", "MeshLink", "MeshCrypto", "MeshNode", "Fragmenter", "MeshService", "MeshConfig"]),
 
         // Test utilities shared by the test targets (used only by tests).
         .target(name: "MeshTestSupport"),
@@ -113,6 +109,8 @@ let package = Package(
             "MeshLink", "UDPTransport", "MeshTestSupport",
         ]),
         .testTarget(name: "UDPTransportTests", dependencies: ["MeshProtocol", "MeshLink", "UDPTransport", "MeshTestSupport", "PosixThread"]),
+        // Allocations per relayed message against thresholds (CAllocationCounter interposes malloc in the test runner).
+        .testTarget(name: "AllocationTests", dependencies: ["CAllocationCounter", "MeshNode", "MeshSim"]),
         .testTarget(name: "DaemonTests", dependencies: ["MeshService", "ControlProtocol", "MeshTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

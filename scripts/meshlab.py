@@ -1,5 +1,6 @@
-"""Loopback-UDP meshnoded processes for the flood and soak scripts: start, stop, kill, relayctl,
-watch recordings and /proc sampling. Standard library only (python3 on Debian 12)."""
+"""The one Python harness that starts nodes: loopback-UDP meshnoded processes for the soak, the
+forged closes and the measurement scripts of Benchmarks/scripts: start, stop, kill, relayctl,
+watch recordings, /proc sampling and memory figures. Standard library only (python3 on Debian 12)."""
 import json
 import os
 import signal
@@ -14,6 +15,7 @@ class Node:
     """One meshnoded over loopback UDP with its own state and runtime folder."""
 
     def __init__(self, bin_dir, work, name, port, neighbours=(), extra=()):
+        """`extra`: more meshnoded flags (a configuration file with `-c`, a log level, ...)."""
         self.bin, self.name, self.port = bin_dir, name, port
         self.neighbours, self.extra = list(neighbours), list(extra)
         self.dir = os.path.join(work, name)
@@ -200,3 +202,33 @@ def percentile(values, fraction):
     ordered = sorted(values)
     index = min(len(ordered) - 1, max(0, int(round(fraction * (len(ordered) - 1)))))
     return ordered[index]
+
+
+def memory(pid):
+    """VmRSS, VmHWM, RssAnon, RssFile, RssShmem (/proc/PID/status) and Pss, Pss_Anon, Pss_File,
+    Private_Dirty, Shared_Clean, Private_Clean (/proc/PID/smaps_rollup), in bytes."""
+    out = {}
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            key, _, rest = line.partition(":")
+            if key in ("VmRSS", "VmHWM", "RssAnon", "RssFile", "RssShmem"):
+                out[key] = int(rest.split()[0]) * 1024
+    with open(f"/proc/{pid}/smaps_rollup") as f:
+        for line in f:
+            key, _, rest = line.partition(":")
+            if key in ("Pss", "Pss_Anon", "Pss_File", "Private_Dirty", "Shared_Clean", "Private_Clean"):
+                out[key] = int(rest.split()[0]) * 1024
+    return out
+
+
+def rss_by_mapping(pid):
+    """Resident bytes per mapped file ([anon], [heap], [stack] for the rest), largest first."""
+    out, name = {}, None
+    with open(f"/proc/{pid}/smaps") as f:
+        for line in f:
+            fields = line.split()
+            if "-" in fields[0] and len(fields) >= 5 and ":" in fields[3]:
+                name = os.path.basename(fields[5]) if len(fields) > 5 else "[anon]"
+            elif fields[0] == "Rss:":
+                out[name] = out.get(name, 0) + int(fields[1]) * 1024
+    return dict(sorted(((k, v) for k, v in out.items() if v), key=lambda kv: -kv[1]))

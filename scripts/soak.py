@@ -13,7 +13,7 @@ broadcast from a random node every second. Checks, and exits 1 when one fails:
   - at least 99 % of probe deliveries arrive where a path within the hop limit existed when the
     probe was sent: every link on it up (not cut, both ends running) from STABLE_BEFORE seconds
     before the send to STABLE_AFTER seconds after.
-Usage (normally through scripts/soak.sh): soak.py --bin DIR --minutes M [--seed N] [--out FILE]"""
+Usage (normally through scripts/soak.sh): soak.py --bin DIR --tools DIR --minutes M [--seed N] [--out FILE]"""
 import argparse
 import json
 import os
@@ -191,7 +191,7 @@ class Soak:
             mode, rate = FLOODS[k % len(FLOODS)]
             k += 1
             target = self.nodes[FLOOD_NODE].port
-            out = subprocess.run([os.path.join(self.args.bin, "meshflood"), "--target", f"127.0.0.1:{target}",
+            out = subprocess.run([os.path.join(self.args.tools, "meshflood"), "--target", f"127.0.0.1:{target}",
                                   "--mode", mode, "--rate", str(rate), "--duration", "20", "--seed", str(k),
                                   "--json"], capture_output=True, text=True, timeout=90)
             try:
@@ -331,7 +331,8 @@ def slope_kb_per_minute(samples, field):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--bin", required=True)
+    parser.add_argument("--bin", required=True, help="the folder of meshnoded and relayctl")
+    parser.add_argument("--tools", required=True, help="the folder of meshflood (the Benchmarks package's build)")
     parser.add_argument("--minutes", type=float, required=True)
     parser.add_argument("--seed", type=int, default=int(time.time()))
     parser.add_argument("--max-slope", type=float, default=1024.0, help="KB/min allowed over the second half")

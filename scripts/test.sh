@@ -13,6 +13,9 @@ echo "== module graph: docs/ARCHITECTURE.md and docs/module-graph.{dot,svg} matc
 swift package dump-package | python3 scripts/module-graph.py --check
 echo "== build (warnings are errors)"
 swift build --build-tests -Xswiftc -warnings-as-errors
+echo "== build meshflood (the Benchmarks package; the soak and the seen-journal test run it)"
+swift build --package-path Benchmarks --product meshflood -Xswiftc -warnings-as-errors
+export MESHTOOLS_BIN="$(swift build --package-path Benchmarks --show-bin-path)"
 echo "== bash completion of relayctl"
 bash scripts/test-completion.sh
 echo "== BlueZ: meshnoded on the real bluetoothd with emulated radios (VM)"

@@ -1,7 +1,10 @@
-// Interposes glibc's allocation functions in the meshbench executable: each call is counted,
-// then handed to glibc's own implementation (__libc_malloc and friends), so the allocator and
-// its behaviour are unchanged. Symbols defined in the executable take precedence over libc's
-// for every shared library (libswiftCore, libcrypto, ...), so their allocations count too.
+// Interposes glibc's allocation functions in the executable that links this target (meshbench,
+// the test runner of AllocationTests): each call is counted, then handed to glibc's own
+// implementation (__libc_malloc and friends), so the allocator and its behaviour are unchanged.
+// Symbols defined in the executable take precedence over libc's for every shared library
+// (libswiftCore, libcrypto, ...), so their allocations count too. Counted twice: for the whole
+// process and for the calling thread (initial-exec TLS in the executable: reading it never
+// allocates, so malloc may touch it).
 #include "allocation_counter.h"
 
 #include <stddef.h>
@@ -15,13 +18,19 @@ extern void *__libc_valloc(size_t size);
 extern void *__libc_pvalloc(size_t size);
 
 static uint64_t allocations;
+static __thread __attribute__((tls_model("initial-exec"))) uint64_t thread_allocations;
 static int active;
 
-static inline void count(void) { __atomic_fetch_add(&allocations, 1, __ATOMIC_RELAXED); }
+static inline void count(void) {
+    __atomic_fetch_add(&allocations, 1, __ATOMIC_RELAXED);
+    thread_allocations += 1;
+}
 
-uint64_t meshbench_allocation_count(void) { return __atomic_load_n(&allocations, __ATOMIC_RELAXED); }
+uint64_t allocation_counter_total(void) { return __atomic_load_n(&allocations, __ATOMIC_RELAXED); }
 
-int meshbench_allocation_counter_active(void) { return __atomic_load_n(&active, __ATOMIC_RELAXED); }
+uint64_t allocation_counter_this_thread(void) { return thread_allocations; }
+
+int allocation_counter_active(void) { return __atomic_load_n(&active, __ATOMIC_RELAXED); }
 
 void *malloc(size_t size) {
     count();

@@ -9,7 +9,7 @@ import Synchronization
 /// per core) and freed chunks stay resident in every one; one arena (threads still keep small
 /// chunks in their lock-free tcache), a `malloc_trim` every second, and blocks of 32 KiB or
 /// more in mappings of their own give freed pages back.
-/// Under the 50-link flood of scripts/footprint.sh, RSS growth was 8.15 MiB with 2 arenas and
+/// Under the 50-link flood of Benchmarks/scripts/footprint.sh, RSS growth was 8.15 MiB with 2 arenas and
 /// a 5 s trim, 7.48 and 8.79 MiB with 2 arenas and a 1 s trim, 7.11 and 6.61 MiB with this
 /// setting (one run each); with large blocks in their own mappings too (`mmapThreshold`),
 /// 6.37 and 6.07 MiB. `mallopt` and `malloc_trim` are glibc's, from

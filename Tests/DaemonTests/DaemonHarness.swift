@@ -14,6 +14,19 @@ enum Binaries {
     }()
     static var meshnoded: URL { directory.appendingPathComponent("meshnoded") }
     static var relayctl: URL { directory.appendingPathComponent("relayctl") }
+    /// meshflood, a measurement tool of the Benchmarks package: `$MESHFLOOD` when set, else the
+    /// same configuration's build there (`swift build --package-path Benchmarks --product meshflood`,
+    /// which scripts/test.sh runs before the tests).
+    static var meshflood: URL {
+        if let path = getenv("MESHFLOOD").map({ String(cString: $0) }), !path.isEmpty { return URL(fileURLWithPath: path) }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        #if DEBUG
+        let configuration = "debug"
+        #else
+        let configuration = "release"
+        #endif
+        return root.appendingPathComponent("Benchmarks/.build/\(configuration)/meshflood")
+    }
 }
 
 /// A fresh temporary folder, removed by `remove()`.

@@ -38,6 +38,31 @@ final class NotifyListener {
         return seen
     }
 
+    /// Waits until the socket's receive queue is full (a sender would block), or `timeout`
+    /// passes; true when full. Asks the kernel without sending anything: a datagram socket
+    /// connected to this one polls as not writable while this one's queue is full.
+    func waitUntilFull(timeout: Double) -> Bool {
+        let probe = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        guard probe >= 0 else { return false }
+        defer { close(probe) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in path.utf8.prefix(raw.count - 1).enumerated() { raw[index] = byte }
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(probe, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard connected == 0 else { return false }
+        let deadline = Date().addingTimeInterval(timeout)
+        repeat {
+            var poller = pollfd(fd: probe, events: Int16(POLLOUT), revents: 0)
+            if poll(&poller, 1, 0) == 0 { return true }
+            usleep(20_000)
+        } while Date() < deadline
+        return false
+    }
+
     deinit {
         close(fd)
         unlink(path)

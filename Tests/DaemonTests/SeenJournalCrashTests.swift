@@ -24,7 +24,7 @@ struct SeenJournalCrashTests {
     /// Runs meshflood against `port` with `arguments`; true when it exited 0.
     static func flood(_ port: UInt16, _ arguments: [String]) -> Bool {
         let process = Process()
-        process.executableURL = Binaries.directory.appendingPathComponent("meshflood")
+        process.executableURL = Binaries.meshflood
         process.arguments = ["--target", "127.0.0.1:\(port)", "--link-timeout", "10"] + arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
@@ -48,6 +48,8 @@ struct SeenJournalCrashTests {
     // About 30 broadcasts from a meshflood neighbour, recorded; a watcher sees each once; kill -9;
     // the same envelopes sent again by a new neighbour: every one dropped as seen.
     func noRepeatAcrossKill() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Binaries.meshflood.path),
+                     "no meshflood at \(Binaries.meshflood.path): swift build --package-path Benchmarks --product meshflood")
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let port = Ports.block(of: 1)

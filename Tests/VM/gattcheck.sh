@@ -2,7 +2,7 @@
 # Scenario for scripts/blelab-run: N gattcheck instances, one per emulated controller, must discover
 # each other, link, exchange frames both ways, survive bluetoothd being killed and restarted, and
 # (POWER=1, the default) the first adapter being powered off and on again.
-#   scripts/blelab-run -n 4 Tests/VM/gattcheck.sh .build-gatt/debug/gattcheck 3
+#   scripts/blelab-run -n 4 Tests/VM/gattcheck.sh Benchmarks/.build/debug/gattcheck 3
 # TOPOLOGY=mesh (default): every pair links.  TOPOLOGY=line: instance i denies every instance but
 # i-1 and i+1 by address, so A-B-C form a line; a denied pair that exchanges a frame fails the run.
 # ORDER="1 0 2" maps instances to adapters in another order (see below).

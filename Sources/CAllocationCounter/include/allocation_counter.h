@@ -1,14 +1,18 @@
-// Counts heap allocations made by the whole process (meshbench only; never linked into the node).
-#ifndef MESHBENCH_ALLOCATION_COUNTER_H
-#define MESHBENCH_ALLOCATION_COUNTER_H
+// Counts heap allocations, for the process and per thread (meshbench and AllocationTests only;
+// never linked into the node).
+#ifndef MESHNODE_ALLOCATION_COUNTER_H
+#define MESHNODE_ALLOCATION_COUNTER_H
 
 #include <stdint.h>
 
 /// Calls to malloc, calloc, realloc (with a new block), posix_memalign, aligned_alloc,
 /// memalign, valloc and pvalloc since the process started, from every thread.
-uint64_t meshbench_allocation_count(void);
+uint64_t allocation_counter_total(void);
+
+/// The same calls made by the calling thread since it started.
+uint64_t allocation_counter_this_thread(void);
 
 /// 1 when this file's malloc is the one the process uses (the interposition took effect).
-int meshbench_allocation_counter_active(void);
+int allocation_counter_active(void);
 
 #endif

@@ -5,16 +5,16 @@ import MeshProtocol
 
 extension ControlServer {
     /// Sets up the sources of a new client and starts reading.
-    func makeClient(id: UInt64, fd: Int32) -> ControlSession {
-        let read = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
-        let write = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
+    func makeClient(id: UInt64, fd: Int32, poller: DescriptorPoller) -> ControlSession {
+        let closer = DescriptorCloser(fd: fd, sources: 2)
+        let read = poller.makeSource(fd: fd, interest: .readable, queue: queue,
+                                     handler: { [weak self] in self?.takeTurn(id) },
+                                     cancelHandler: { closer.sourceCancelled(Glibc.close) })
+        let write = poller.makeSource(fd: fd, interest: .writable, queue: queue,
+                                      handler: { [weak self] in self?.flush(id) },
+                                      cancelHandler: { closer.sourceCancelled(Glibc.close) })
         let timer = DispatchSource.makeTimerSource(queue: queue)
         let stuckTimer = DispatchSource.makeTimerSource(queue: queue)
-        let closer = DescriptorCloser(fd: fd, sources: 2)
-        read.setEventHandler { [weak self] in self?.takeTurn(id) }
-        read.setCancelHandler { closer.sourceCancelled(Glibc.close) }
-        write.setEventHandler { [weak self] in self?.flush(id) }
-        write.setCancelHandler { closer.sourceCancelled(Glibc.close) }
         timer.setEventHandler { [weak self] in self?.requestTimedOut(id) }
         timer.schedule(deadline: .distantFuture)
         stuckTimer.setEventHandler { [weak self] in self?.checkStuck(id) }

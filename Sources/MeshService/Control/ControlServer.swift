@@ -5,13 +5,16 @@ import Synchronization
 
 /// The control socket: JSON lines over a Unix stream socket (docs/CONTROL.md).
 ///
-/// All socket work happens on one serial queue with non-blocking I/O and dispatch sources;
-/// node calls are made from that queue. A client that sends garbage, oversized or unfinished
+/// All socket work happens on one serial queue with non-blocking I/O; a poll thread of its own
+/// (`DescriptorPoller`, not libdispatch's sources) says when a socket is ready. Node calls are
+/// made from that queue. A client that sends garbage, oversized or unfinished
 /// lines, or reads too slowly, gets an error reply or is dropped; other clients carry on.
 public final class ControlServer: Sendable {
     /// What only the server queue may touch; every access is checked (`QueueConfined`).
     struct ServerState {
-        var listenSource: DispatchSourceRead?
+        var listenSource: PolledSource?
+        /// Watches the listening socket and every client's; made by the first `start`.
+        var poller: DescriptorPoller?
         var clients: [UInt64: ControlSession] = [:]
         var lastClientID: UInt64 = 0
         var running = false
@@ -28,7 +31,11 @@ public final class ControlServer: Sendable {
 
     /// The serial queue that owns every socket and client.
     var queue: DispatchQueue { confined.queue }
-    private var listenSource: DispatchSourceRead? {
+    private var poller: DescriptorPoller? {
+        get { confined.value.poller }
+        _modify { yield &confined.value.poller }
+    }
+    private var listenSource: PolledSource? {
         get { confined.value.listenSource }
         _modify { yield &confined.value.listenSource }
     }
@@ -63,6 +70,7 @@ public final class ControlServer: Sendable {
         if state.acceptPaused { state.listenSource?.resume() }
         state.listenSource?.cancel()
         for client in state.clients.values { client.cancelSources() }
+        state.poller?.stop()
     }
 
     /// Creates the socket (mode 0660, the configured group) and starts accepting.
@@ -70,11 +78,14 @@ public final class ControlServer: Sendable {
         let result: Result<Void, UnixSocketError> = onQueue {
             guard !running else { return .success(()) }
             do throws(UnixSocketError) {
+                let poller: DescriptorPoller
+                if let existing = self.poller { poller = existing } else { poller = try DescriptorPoller(name: "meshnode-control") }
+                self.poller = poller
                 let (fd, warning) = try ControlSocketFile.listen(path: configuration.socketPath, group: configuration.group)
                 if let warning { logger?.warning(.controlReady, warning) }
-                let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
-                source.setEventHandler { [weak self] in self?.acceptClients() }
-                source.setCancelHandler { close(fd) }
+                let source = poller.makeSource(fd: fd, interest: .readable, queue: queue,
+                                               handler: { [weak self] in self?.acceptClients() },
+                                               cancelHandler: { close(fd) })
                 source.resume()
                 listenSource = source
                 running = true
@@ -97,6 +108,7 @@ public final class ControlServer: Sendable {
             listenSource?.cancel()
             listenSource = nil
             for id in clients.keys.sorted() { drop(id) }
+            poller?.stop()
             unlink(configuration.socketPath)
         }
     }
@@ -118,7 +130,7 @@ public final class ControlServer: Sendable {
     }
 
     private func acceptClients() {
-        guard let listenSource else { return }
+        guard let listenSource, let poller else { return }
         for _ in 0..<64 {
             let fd = accept(Int32(listenSource.handle), nil, nil)
             if fd < 0 {
@@ -139,7 +151,7 @@ public final class ControlServer: Sendable {
             }
             lastClientID += 1
             count { $0.connectionsAccepted += 1 }
-            clients[lastClientID] = makeClient(id: lastClientID, fd: fd)
+            clients[lastClientID] = makeClient(id: lastClientID, fd: fd, poller: poller)
         }
     }
 

@@ -7,8 +7,8 @@ final class ControlSession {
     let id: UInt64
     /// The connected socket.
     let fd: Int32
-    let readSource: DispatchSourceRead
-    let writeSource: DispatchSourceWrite
+    let readSource: PolledSource
+    let writeSource: PolledSource
     /// Fires when a started request line is not finished in time.
     let timer: DispatchSourceTimer
     /// Fires when queued output may have stopped moving (`ControlServerConfiguration.stuckTimeout`).
@@ -47,7 +47,7 @@ final class ControlSession {
     /// True while read lines wait for their answer.
     var hasWaitingLines: Bool { waitingStart < waiting.count }
 
-    init(id: UInt64, fd: Int32, readSource: DispatchSourceRead, writeSource: DispatchSourceWrite,
+    init(id: UInt64, fd: Int32, readSource: PolledSource, writeSource: PolledSource,
          timer: DispatchSourceTimer, stuckTimer: DispatchSourceTimer, maxLineBytes: Int) {
         self.id = id
         self.fd = fd

@@ -1,7 +1,7 @@
 import Dispatch
 import Synchronization
 
-/// Closes a descriptor after its last dispatch source is cancelled.
+/// Closes a descriptor after its last source (read and write) is cancelled.
 final class DescriptorCloser: Sendable {
     private let remaining: Atomic<Int>
     private let fd: Int32
