@@ -14,6 +14,8 @@ public enum ControlCommand: String, CaseIterable, Sendable {
     case status
     /// This node's identity.
     case id
+    /// Mail held for recipients not in range.
+    case mailbox
     /// Stream events.
     case watch
     /// Check the machine's set-up; relayctl runs it alone, meshnoded does not serve it.
@@ -31,7 +33,7 @@ public enum ControlCommand: String, CaseIterable, Sendable {
         case .send: "[--to NODE_ID] TEXT"
         case .stats: "[--openmetrics]"
         case .doctor: "[--config PATH]"
-        case .peers, .status, .id, .watch: ""
+        case .peers, .status, .id, .mailbox, .watch: ""
         }
     }
 
@@ -43,6 +45,7 @@ public enum ControlCommand: String, CaseIterable, Sendable {
         case .stats: "show counters and memory use (or as metrics)"
         case .status: "show a summary"
         case .id: "show this node's identity"
+        case .mailbox: "list mail held for nodes not in range (never content)"
         case .watch: "stream events"
         case .doctor: "check this machine's set-up (works without meshnoded)"
         }

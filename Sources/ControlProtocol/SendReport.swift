@@ -8,11 +8,15 @@ public struct SendReport: Codable, Equatable, Sendable {
     public var sentTo: Int
     /// Neighbours in their departure grace it is held for, sent when one of their links is ready.
     public var heldFor: Int
+    /// True when the recipient was not in range and the message waits in this node's mailbox
+    /// (PROTOCOL.md Part G); absent from daemons without mailboxes.
+    public var heldInMailbox: Bool?
 
     /// Creates a send report.
-    public init(messageID: MessageID, sentTo: Int, heldFor: Int) {
+    public init(messageID: MessageID, sentTo: Int, heldFor: Int, heldInMailbox: Bool? = nil) {
         self.messageID = messageID.hex
         self.sentTo = sentTo
         self.heldFor = heldFor
+        self.heldInMailbox = heldInMailbox
     }
 }

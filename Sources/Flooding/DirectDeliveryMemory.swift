@@ -43,9 +43,13 @@ public struct DirectDeliveryMemory: Sendable {
     /// after what the memory vouches for:
     /// `T ≤ now + S` and `now − T ≤ H` and `T − S ≥ vouchedSince`.
     public func accepts(timestamp: UInt64, now: UInt64) -> Bool {
+        withinHorizon(timestamp: timestamp, now: now) && timestamp >= vouchedSince &+ skewMilliseconds
+    }
+
+    /// Step 4 for a sealed direct message addressed to another node: `T ≤ now + S` and `now − T ≤ H`.
+    public func withinHorizon(timestamp: UInt64, now: UInt64) -> Bool {
         guard timestamp <= now &+ skewMilliseconds else { return false }
-        guard timestamp >= now || now - timestamp <= horizonMilliseconds else { return false }
-        return timestamp >= vouchedSince &+ skewMilliseconds
+        return timestamp >= now || now - timestamp <= horizonMilliseconds
     }
 
     /// Remembers a delivered message; returns its expiry (for the disk).

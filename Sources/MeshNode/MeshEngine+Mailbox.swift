@@ -43,12 +43,7 @@ extension MeshEngine {
 
     /// The copy a mailbox sends: the sealed, signed message with its route cut to what this
     /// node can vouch for (hops and route are not signed, A1).
-    func mailboxCopy(of envelope: Envelope) -> Envelope {
-        var copy = envelope
-        copy.route = envelope.origin == nodeID ? [nodeID] : [envelope.origin, nodeID]
-        copy.hops = UInt8(copy.route.count - 1)
-        return copy
-    }
+    func mailboxCopy(of envelope: Envelope) -> Envelope { envelope.handedOver(byMailbox: nodeID) }
 
     /// Part G, "Back at its origin": a mailbox's copy of a direct message this node wrote, for a
     /// recipient that is now its ready neighbour, goes to that neighbour as this node's own
@@ -104,9 +99,7 @@ extension MeshEngine {
         else { return false }
         let meshNow = timestamp(at: now)
         if destination == nodeID { return deliveries.accepts(timestamp: envelope.timestamp, now: meshNow) }
-        let skew = UInt64(configuration.freshness.maxClockSkew.components.seconds) * 1000
-        return envelope.timestamp <= meshNow &+ skew
-            && (envelope.timestamp >= meshNow || meshNow - envelope.timestamp <= deliveries.horizonMilliseconds)
+        return deliveries.withinHorizon(timestamp: envelope.timestamp, now: meshNow)
     }
 }
 

@@ -52,6 +52,10 @@ public struct RelayctlRunner: Sendable {
         switch invocation.command {
         case .send(let text, let to):
             return try ask(client, ControlRequest(.send, text: text, to: to), SendReport.self, json) {
+                if $0.heldInMailbox == true {
+                    err("relayctl: the recipient is not in range; the message is held in this node's mailbox "
+                        + "and handed over when it is back (relayctl mailbox)\n")
+                }
                 if $0.heldFor > 0 {
                     err("relayctl: sent to \($0.sentTo) neighbour(s) now; held for \($0.heldFor) whose link is down, "
                         + "sent when it is back\n")
@@ -66,6 +70,7 @@ public struct RelayctlRunner: Sendable {
             }
         case .status: return try ask(client, ControlRequest(.status), StatusReport.self, json, formatter.status)
         case .id: return try ask(client, ControlRequest(.id), IdentityReport.self, json, formatter.identity)
+        case .mailbox: return try ask(client, ControlRequest(.mailbox), MailboxReport.self, json, formatter.mailbox)
         case .watch: return try watch(client, json: json)
         case .help, .doctor: return .ok
         }

@@ -15,7 +15,10 @@ extension NodeRuntime: NodeControlling {
                 logger.info(.messageOriginated, "\(what) sent to \(sent.sentTo) neighbour(s), held for \(sent.heldFor)",
                             LogFields(otherNode: destination, kind: .message, hops: 0, messageID: sent.messageID))
                 perform(actions)
-                return sent
+                var outcome = sent
+                // Offered is not held: the mailbox may have refused it (a cap, no database).
+                outcome.offeredToMailbox = sent.offeredToMailbox && mailboxCourier?.store.index.entries[sent.messageID] != nil
+                return outcome
             }
         }
         switch result {
@@ -72,6 +75,7 @@ extension NodeRuntime: NodeControlling {
                 "clock_ahead_ms": UInt64(max(0, -(engine.clock.offsetMilliseconds ?? 0))),
             ]
             counters["seen_journal"] = CounterDictionary.make(from: journal?.counters ?? SeenJournalCounters())
+            counters["mailbox"] = mailboxCounters()
             counters["control"] = controlCounters()
             counters["transport"] = transport.status.counters
             return StatsReport(uptimeSeconds: seconds(now), memory: ProcessMemory.current(), counters: counters)

@@ -1,3 +1,4 @@
+import ControlProtocol
 import Mailbox
 import MailboxCourier
 import MeshLink
@@ -7,7 +8,7 @@ import MeshProtocol
 extension NodeRuntime {
     /// Offers a direct message for an unreachable recipient to the mailbox; logs what became of it.
     func deposit(_ envelope: Envelope, depositor: NodeID) {
-        guard let mailbox, let recipient = envelope.destination else { return }
+        guard let mailbox = mailboxCourier, let recipient = envelope.destination else { return }
         switch mailbox.deposit(envelope, depositor: depositor, meshNow: engine.meshTime(at: now)) {
         case .held(let evicted):
             logger.info(.mailbox, "held for \(recipient.shortID), who is not in range",
@@ -22,12 +23,12 @@ extension NodeRuntime {
 
     /// Remembers a direct message delivered here (PROTOCOL.md Part G).
     func recordDirectDelivery(_ message: DeliveredMessage) {
-        mailbox?.noteDelivered(message, engine: engine)
+        mailboxCourier?.noteDelivered(message, engine: engine)
     }
 
     /// Once per tick: hand-overs, copies, expiry, one commit (`MailboxCourier`).
     func runMailbox() {
-        guard let mailbox else { return }
+        guard let mailbox = mailboxCourier else { return }
         let outcome = mailbox.tick(
             engine: engine, now: now,
             send: { frame, link in
@@ -49,6 +50,38 @@ extension NodeRuntime {
 
     /// Commits the mailbox's pending changes (at a stop).
     func flushMailbox() {
-        mailbox?.store.flush()
+        mailboxCourier?.store.flush()
+    }
+}
+
+extension NodeRuntime {
+    /// The `mailbox` group of `stats` (CONTROL.md): all zero without a mailbox. Only on `queue`.
+    func mailboxCounters() -> [String: UInt64] {
+        let store = mailboxCourier?.store
+        let counters = store?.index.counters ?? MailboxCounters()
+        var group: [String: UInt64] = [
+            "deposited": counters.deposited, "delivered": counters.delivered, "copies_sent": counters.copiesSent,
+            "commits": counters.commits, "store_errors": counters.storeErrors,
+            "held": UInt64(store?.index.count ?? 0), "held_bytes": UInt64(store?.index.totalBytes ?? 0),
+            "recipients": UInt64(store?.index.recipients.count ?? 0), "database_bytes": UInt64(store?.databaseBytes ?? 0),
+        ]
+        for cause in MailboxDropCause.allCases { group[cause.rawValue] = counters[cause] }
+        return group
+    }
+}
+
+extension NodeRuntime {
+    /// Mail held per recipient: count, bytes, age of the oldest; never content.
+    public func mailbox() -> MailboxReport {
+        queue.sync {
+            guard let store = mailboxCourier?.store else { return MailboxReport(enabled: false, recipients: [], databaseBytes: 0) }
+            let meshNow = engine.meshTime(at: now)
+            let recipients = store.index.summaries().map { summary in
+                MailboxReport.Recipient(
+                    nodeID: summary.recipient, count: summary.count, bytes: summary.bytes,
+                    oldestAgeSeconds: Double(meshNow &- min(meshNow, summary.oldestDepositedAt)) / 1000)
+            }
+            return MailboxReport(enabled: true, recipients: recipients, databaseBytes: store.databaseBytes)
+        }
     }
 }

@@ -83,7 +83,7 @@ public final class NodeRuntime: Sendable {
         _modify { yield &confined.value.controlCounters }
     }
     /// The mailbox; only on `queue`.
-    var mailbox: MailboxCourier? { confined.value.mailbox }
+    var mailboxCourier: MailboxCourier? { confined.value.mailbox }
     /// Engine time now: the monotonic time since the runtime was created.
     var now: Duration { ContinuousClock.now - startedAt }
 
