@@ -47,10 +47,8 @@ public struct MailboxIndex: Sendable {
     /// Restores an entry read back from storage (no counters move; caps were checked when it came).
     public mutating func restore(_ entry: MailboxEntry) {
         guard entries[entry.messageID] == nil else { return }
-        var restored = entry
-        restored.sequence = max(entry.sequence, nextSequence)
-        nextSequence = restored.sequence &+ 1
-        insert(restored)
+        nextSequence = max(nextSequence, entry.sequence &+ 1)
+        insert(entry)
     }
 
     /// Offers a message stamped `timestamp` for admission at `now`; on `.held` it is in the index.

@@ -29,7 +29,7 @@ enum MailboxSchema {
     static let insertHeld =
         "INSERT OR REPLACE INTO held (id, recipient, origin, depositor, deposited_at, seq, envelope) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
     static let deleteHeld = "DELETE FROM held WHERE id = ?1"
-    static let selectEntries = "SELECT id, recipient, origin, depositor, deposited_at, seq, length(envelope) FROM held"
+    static let selectEntries = "SELECT id, recipient, origin, depositor, deposited_at, seq, length(envelope) FROM held ORDER BY seq"
     static let selectEnvelope = "SELECT envelope FROM held WHERE id = ?1"
     static let insertDelivered = "INSERT OR REPLACE INTO delivered (id, expires_at) VALUES (?1, ?2)"
     static let selectDelivered = "SELECT id, expires_at FROM delivered"

@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# Issue 22 with real daemons over loopback UDP (docs/PROTOCOL.md Part G): a line A - B - D.
+# D stops; A sends 20 direct messages to D through B, whose mailbox keeps them; B is kill -9'ed
+# and restarted once in between (the mailbox reopened from SQLite); D comes back: all 20 must
+# be delivered exactly once, in the order sent. Then B's database from before D came back is
+# put back and B restarted, so B hands all 20 over again after D's seen cache (10 s here) has
+# forgotten them: D's delivery memory must refuse every one. Prints B's bytes written per held
+# message (/proc/PID/io write_bytes) and the hand-over time. About a minute.
+# Usage: scripts/mailbox-daemons.sh [BIN_DIR]   (default: swift build --show-bin-path)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin="${1:-$(swift build --show-bin-path)}"
+work="$(mktemp -d /tmp/meshnode-mailbox.XXXXXX)"
+base=$(( 20000 + RANDOM % 20000 ))
+declare -A port=([A]=$base [B]=$((base + 1)) [D]=$((base + 2))) pid=()
+watcher=""
+fail() {
+  echo "mailbox-daemons: FAIL: $*; logs in $work" >&2
+  for node in B D; do ctl "$node" stats 2>/dev/null | grep -E "^(message|mailbox|links) " | grep -v " 0$" | sed "s/^/  $node: /" >&2 || true; done
+  exit 1
+}
+cleanup() {
+  [ -n "$watcher" ] && kill "$watcher" 2>/dev/null || true
+  for p in "${pid[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+}
+trap cleanup EXIT
+ctl() { local node=$1; shift; "$bin/relayctl" --socket "$work/$node/control.sock" "$@"; }
+json_field() { sed -n "s/.*\"$1\" *: *\"\\{0,1\\}\\([0-9a-f]*\\)\"\\{0,1\\}.*/\\1/p" | head -n 1; }
+counter() { ctl "$1" --json stats | python3 -c "import json,sys; print(json.load(sys.stdin)['counters']['$2']['$3'])"; }
+
+start() {
+  local node=$1
+  mkdir -p "$work/$node"
+  local args=(--transport udp --udp-port "${port[$node]}" --state-directory "$work/$node" --runtime-directory "$work/$node"
+              --name "node-$node" --control-group "$(id -gn)" --timers.heartbeat_interval=1s --timers.departure_grace=3s --udp.connect_interval=1s)
+  case $node in
+    A) args+=(--neighbours "127.0.0.1:${port[B]}" --mailbox.enabled=false) ;;
+    B) args+=(--neighbours "127.0.0.1:${port[D]}" --mailbox.reach_window=2s) ;;
+    D) args+=(--seen.expiry=10s --seen.max_clock_skew=5s) ;;
+  esac
+  "$bin/meshnoded" "${args[@]}" >>"$work/$node/meshnoded.log" 2>&1 &
+  pid[$node]=$!
+}
+neighbours() { ctl "$1" --json status 2>/dev/null | json_field neighbourCount; }
+wait_neighbours() {
+  for _ in $(seq 1 150); do [ "$(neighbours "$1")" -ge "$2" ] 2>/dev/null && return 0; sleep 0.1; done
+  fail "$1 has fewer than $2 neighbour(s)"
+}
+
+echo "== A - B - D over UDP in $work"
+start A; start B; start D
+wait_neighbours B 2; wait_neighbours A 1; wait_neighbours D 1
+d_id=$(ctl D --json id | json_field nodeID)
+for _ in $(seq 1 100); do ctl A --json peers | grep -q "$d_id" && break; sleep 0.1; done
+ctl A --json peers | grep -q "$d_id" || fail "A never learned D"
+
+echo "== D stops; B lets it go (grace 3 s, reach window 2 s)"
+kill -TERM "${pid[D]}"; wait "${pid[D]}" || true; unset 'pid[D]'
+sleep 6
+
+b_written() { sed -n 's/^write_bytes: //p' "/proc/${pid[B]}/io"; }
+send_batch() {
+  for n in $(seq "$1" "$2"); do
+    out=$(ctl A send --to "$d_id" "m$(printf %02d "$n")" 2>&1) || fail "A could not send m$n: $out"
+    sleep 0.1
+  done
+}
+echo "== A sends m01-m10 to D through B"
+written0=$(b_written)
+send_batch 1 10
+sleep 1
+held=$(counter B mailbox held)
+written1=$(b_written)
+[ "$held" -eq 10 ] || fail "B holds $held messages, not 10"
+echo "  B holds 10; bytes written by B meanwhile: $((written1 - written0)) ($(( (written1 - written0) / 10 )) per held message)"
+
+echo "== kill -9 B and restart it"
+kill -KILL "${pid[B]}"; wait "${pid[B]}" 2>/dev/null || true
+start B; wait_neighbours B 1; wait_neighbours A 1
+[ "$(counter B mailbox held)" -eq 10 ] || fail "B came back holding $(counter B mailbox held), not 10"
+echo "== A sends m11-m20"
+send_batch 11 20
+sleep 1
+[ "$(counter B mailbox held)" -eq 20 ] || fail "B holds $(counter B mailbox held), not 20"
+ctl B mailbox
+echo "== B stops cleanly; its database is kept aside for the replay"
+kill -TERM "${pid[B]}"; wait "${pid[B]}" || true
+mkdir -p "$work/replay" && cp "$work/B/mailbox.db"* "$work/replay/"
+start B; wait_neighbours B 1; wait_neighbours A 1
+
+echo "== D comes back (B paused until D's watch is connected, so no delivery goes unseen)"
+kill -STOP "${pid[B]}"
+start D
+for _ in $(seq 1 200); do ctl D --json status >/dev/null 2>&1 && break; sleep 0.05; done
+ctl D --json watch >"$work/D/watch.jsonl" 2>/dev/null &
+watcher=$!
+for _ in $(seq 1 100); do [ -s "$work/D/watch.jsonl" ] && break; sleep 0.02; done
+back=$(date +%s%N)
+kill -CONT "${pid[B]}"
+for _ in $(seq 1 300); do [ "$(grep -c '"type":"message"' "$work/D/watch.jsonl" || true)" -ge 20 ] && break; sleep 0.1; done
+handover_ms=$(( ($(date +%s%N) - back) / 1000000 ))
+sleep 2
+texts=$(grep '"type":"message"' "$work/D/watch.jsonl" | sed -n 's/.*"text":"\(m[0-9]*\)".*/\1/p' | tr '\n' ' ')
+expected=$(for n in $(seq 1 20); do printf 'm%02d ' "$n"; done)
+[ "$texts" = "$expected" ] || fail "D got '$texts', not '$expected'"
+echo "  D got all 20 exactly once, in order, ${handover_ms} ms after B resumed (B's dial, handshake, hand-over)"
+[ "$(counter B mailbox held)" -eq 0 ] || fail "B still holds $(counter B mailbox held)"
+
+echo "== replay: B restarted on its database from before D came back, after D's seen cache forgot"
+sleep 12
+seen_before=$(counter D message dropped_seen)
+kill -TERM "${pid[B]}"; wait "${pid[B]}" || true
+cp "$work/replay/"* "$work/B/"
+start B; wait_neighbours D 1
+for _ in $(seq 1 100); do [ "$(counter B mailbox held)" -eq 0 ] && break; sleep 0.1; done
+sleep 1
+seen_after=$(counter D message dropped_seen)
+count=$(grep -c '"type":"message"' "$work/D/watch.jsonl")
+[ "$count" -eq 20 ] || fail "D delivered $count messages after the replay, not 20"
+[ $((seen_after - seen_before)) -ge 20 ] || fail "D dropped only $((seen_after - seen_before)) replayed copies as seen"
+echo "  all 20 handed over again and refused by D's delivery memory (dropped_seen +$((seen_after - seen_before)))"
+echo "mailbox-daemons: OK"
