@@ -7,9 +7,12 @@
 # forgotten them: D's delivery memory must refuse every one. Prints B's bytes written per held
 # message (/proc/PID/io write_bytes) and the hand-over time. About a minute.
 # Usage: scripts/mailbox-daemons.sh [BIN_DIR]   (default: swift build --show-bin-path)
+# MAILBOX_COUNT=N sends N messages instead of 20 (even; the hand-over benchmark uses 100).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin="${1:-$(swift build --show-bin-path)}"
+count=${MAILBOX_COUNT:-20}
+half=$((count / 2))
 work="$(mktemp -d /tmp/meshnode-mailbox.XXXXXX)"
 base=$(( 20000 + RANDOM % 20000 ))
 declare -A port=([A]=$base [B]=$((base + 1)) [D]=$((base + 2))) pid=()
@@ -62,27 +65,27 @@ sleep 6
 b_written() { sed -n 's/^write_bytes: //p' "/proc/${pid[B]}/io"; }
 send_batch() {
   for n in $(seq "$1" "$2"); do
-    out=$(ctl A send --to "$d_id" "m$(printf %02d "$n")" 2>&1) || fail "A could not send m$n: $out"
+    out=$(ctl A send --to "$d_id" "m$(printf %03d "$n")" 2>&1) || fail "A could not send m$n: $out"
     sleep 0.1
   done
 }
-echo "== A sends m01-m10 to D through B"
+echo "== A sends $half messages to D through B"
 written0=$(b_written)
-send_batch 1 10
+send_batch 1 "$half"
 sleep 1
 held=$(counter B mailbox held)
 written1=$(b_written)
-[ "$held" -eq 10 ] || fail "B holds $held messages, not 10"
-echo "  B holds 10; bytes written by B meanwhile: $((written1 - written0)) ($(( (written1 - written0) / 10 )) per held message)"
+[ "$held" -eq "$half" ] || fail "B holds $held messages, not $half"
+echo "  B holds $half; bytes written by B meanwhile: $((written1 - written0)) ($(( (written1 - written0) / half )) per held message, $(counter B mailbox commits) commits)"
 
 echo "== kill -9 B and restart it"
 kill -KILL "${pid[B]}"; wait "${pid[B]}" 2>/dev/null || true
 start B; wait_neighbours B 1; wait_neighbours A 1
-[ "$(counter B mailbox held)" -eq 10 ] || fail "B came back holding $(counter B mailbox held), not 10"
-echo "== A sends m11-m20"
-send_batch 11 20
+[ "$(counter B mailbox held)" -eq "$half" ] || fail "B came back holding $(counter B mailbox held), not $half"
+echo "== A sends the other $half"
+send_batch $((half + 1)) "$count"
 sleep 1
-[ "$(counter B mailbox held)" -eq 20 ] || fail "B holds $(counter B mailbox held), not 20"
+[ "$(counter B mailbox held)" -eq "$count" ] || fail "B holds $(counter B mailbox held), not $count"
 ctl B mailbox
 echo "== B stops cleanly; its database is kept aside for the replay"
 kill -TERM "${pid[B]}"; wait "${pid[B]}" || true
@@ -98,13 +101,13 @@ watcher=$!
 for _ in $(seq 1 100); do [ -s "$work/D/watch.jsonl" ] && break; sleep 0.02; done
 back=$(date +%s%N)
 kill -CONT "${pid[B]}"
-for _ in $(seq 1 300); do [ "$(grep -c '"type":"message"' "$work/D/watch.jsonl" || true)" -ge 20 ] && break; sleep 0.1; done
+for _ in $(seq 1 600); do [ "$(grep -c '"type":"message"' "$work/D/watch.jsonl" || true)" -ge "$count" ] && break; sleep 0.05; done
 handover_ms=$(( ($(date +%s%N) - back) / 1000000 ))
 sleep 2
 texts=$(grep '"type":"message"' "$work/D/watch.jsonl" | sed -n 's/.*"text":"\(m[0-9]*\)".*/\1/p' | tr '\n' ' ')
-expected=$(for n in $(seq 1 20); do printf 'm%02d ' "$n"; done)
+expected=$(for n in $(seq 1 "$count"); do printf 'm%03d ' "$n"; done)
 [ "$texts" = "$expected" ] || fail "D got '$texts', not '$expected'"
-echo "  D got all 20 exactly once, in order, ${handover_ms} ms after B resumed (B's dial, handshake, hand-over)"
+echo "  D got all $count exactly once, in order, ${handover_ms} ms after B resumed (B's dial, handshake, hand-over)"
 [ "$(counter B mailbox held)" -eq 0 ] || fail "B still holds $(counter B mailbox held)"
 
 echo "== replay: B restarted on its database from before D came back, after D's seen cache forgot"
@@ -116,8 +119,8 @@ start B; wait_neighbours D 1
 for _ in $(seq 1 100); do [ "$(counter B mailbox held)" -eq 0 ] && break; sleep 0.1; done
 sleep 1
 seen_after=$(counter D message dropped_seen)
-count=$(grep -c '"type":"message"' "$work/D/watch.jsonl")
-[ "$count" -eq 20 ] || fail "D delivered $count messages after the replay, not 20"
-[ $((seen_after - seen_before)) -ge 20 ] || fail "D dropped only $((seen_after - seen_before)) replayed copies as seen"
-echo "  all 20 handed over again and refused by D's delivery memory (dropped_seen +$((seen_after - seen_before)))"
+delivered=$(grep -c '"type":"message"' "$work/D/watch.jsonl")
+[ "$delivered" -eq "$count" ] || fail "D delivered $delivered messages after the replay, not $count"
+[ $((seen_after - seen_before)) -ge "$count" ] || fail "D dropped only $((seen_after - seen_before)) replayed copies as seen"
+echo "  all $count handed over again and refused by D's delivery memory (dropped_seen +$((seen_after - seen_before)))"
 echo "mailbox-daemons: OK"

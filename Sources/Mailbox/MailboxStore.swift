@@ -1,3 +1,4 @@
+import CSQLite
 import Glibc
 import MeshProtocol
 
@@ -62,6 +63,9 @@ public final class MailboxStore {
             return MailboxOpenResult(store: store, movedAside: (aside, error))
         }
     }
+
+    /// The SQLite library's version, for reports.
+    public static var sqliteVersion: String { String(cString: sqlite3_libversion()) }
 
     /// True when changes wait for `flush()`.
     public var hasPendingWrites: Bool { !pendingInserts.isEmpty || !pendingDeletes.isEmpty || !pendingDelivered.isEmpty || deliveredExpiry != nil }

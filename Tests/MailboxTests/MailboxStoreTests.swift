@@ -42,6 +42,20 @@ struct MailboxStoreTests {
         #expect(try store.deliveredRecords().isEmpty)
     }
 
+    @Test("Reopened, held mail keeps its deposit order, not the order of its IDs")
+    func reopenKeepsDepositOrder() throws {
+        let path = temporaryPath()
+        do {
+            let store = try MailboxStore.open(path: path, limits: MailboxLimits(), now: epoch).store
+            for id in (1...6).reversed() { deposit(store, UInt64(id)) }
+            #expect(store.flush())
+        }
+        let store = try MailboxStore.open(path: path, limits: MailboxLimits(), now: epoch).store
+        #expect(store.index.handOverBatch(for: node(0xd1)).map(\.messageID) == (1...6).reversed().map { message(UInt64($0)) })
+        deposit(store, 7)
+        #expect(store.index.handOverBatch(for: node(0xd1)).last?.messageID == message(7), "new mail goes after the restored")
+    }
+
     @Test("Unflushed deposits are not on disk: the batch is the unit of durability")
     func unflushedIsNotWritten() throws {
         let path = temporaryPath()
