@@ -5,7 +5,11 @@
 # be delivered exactly once, in the order sent. Then B's database from before D came back is
 # put back and B restarted, so B hands all 20 over again after D's seen cache (10 s here) has
 # forgotten them: D's delivery memory must refuse every one. Prints B's bytes written per held
-# message (/proc/PID/io write_bytes) and the hand-over time. About a minute.
+# message (/proc/PID/io write_bytes) and the hand-over time. With meshflood in $MESHTOOLS_BIN
+# (scripts/test.sh builds it), a neighbour of B also mails 10,000 freshly minted absent IDs
+# while the 20 wait (B's relay budget opened wide, so only the mailbox's caps stand in the way):
+# the 20 must survive, the flood must stay within its depositor cap, the database bounded.
+# About a minute.
 # Usage: scripts/mailbox-daemons.sh [BIN_DIR]   (default: swift build --show-bin-path)
 # MAILBOX_COUNT=N sends N messages instead of 20 (even; the hand-over benchmark uses 100).
 set -euo pipefail
@@ -30,6 +34,7 @@ cleanup() {
 trap cleanup EXIT
 ctl() { local node=$1; shift; "$bin/relayctl" --socket "$work/$node/control.sock" "$@"; }
 json_field() { sed -n "s/.*\"$1\" *: *\"\\{0,1\\}\\([0-9a-f]*\\)\"\\{0,1\\}.*/\\1/p" | head -n 1; }
+held_for_d() { ctl B --json mailbox | python3 -c "import json,sys; r=json.load(sys.stdin)['recipients']; print(sum(x['count'] for x in r if x['nodeID']=='$d_id'))"; }
 counter() { ctl "$1" --json stats | python3 -c "import json,sys; print(json.load(sys.stdin)['counters']['$2']['$3'])"; }
 
 start() {
@@ -39,7 +44,8 @@ start() {
               --name "node-$node" --control-group "$(id -gn)" --timers.heartbeat_interval=1s --timers.departure_grace=3s --udp.connect_interval=1s)
   case $node in
     A) args+=(--neighbours "127.0.0.1:${port[B]}" --mailbox.enabled=false) ;;
-    B) args+=(--neighbours "127.0.0.1:${port[D]}" --mailbox.reach_window=2s) ;;
+    B) args+=(--neighbours "127.0.0.1:${port[D]}" --mailbox.reach_window=2s --budget.messages_per_second=100000
+              --budget.message_burst=100000 --budget.bytes_per_second=104857600 --budget.byte_burst=104857600) ;;
     D) args+=(--seen.expiry=10s --seen.max_clock_skew=5s) ;;
   esac
   "$bin/meshnoded" "${args[@]}" >>"$work/$node/meshnoded.log" 2>&1 &
@@ -87,6 +93,24 @@ send_batch $((half + 1)) "$count"
 sleep 1
 [ "$(counter B mailbox held)" -eq "$count" ] || fail "B holds $(counter B mailbox held), not $count"
 ctl B mailbox
+flood="${MESHTOOLS_BIN:-}/meshflood"
+if [ -n "${MESHTOOLS_BIN:-}" ] && [ -x "$flood" ]; then
+  echo "== a neighbour of B mails freshly minted absent IDs, 1,000 a second for 10 s"
+  "$flood" --target "127.0.0.1:${port[B]}" --port $((base + 3)) --mode direct --rate 1000 --duration 10 --quiet-after 1 \
+    >"$work/flood.log" 2>&1 || fail "meshflood failed: $(tail -n 3 "$work/flood.log")"
+  sleep 1
+  for_d=$(held_for_d)
+  held=$(counter B mailbox held); deposited=$(counter B mailbox deposited)
+  evicted=$(ctl B --json stats | python3 -c "import json,sys; c=json.load(sys.stdin)['counters']['mailbox']; print(sum(v for k,v in c.items() if k.startswith('evicted_')))")
+  db=$(counter B mailbox database_bytes); rss=$(ctl B --json stats | python3 -c "import json,sys; print(json.load(sys.stdin)['memory']['residentBytes'])")
+  echo "  B took $deposited deposits and evicted $evicted of them at the caps (one origin: its 200 first); holds $held ($for_d for D); database $db bytes, resident $rss bytes"
+  [ "$for_d" -eq "$count" ] || fail "the flood pushed out D's mail: $for_d of $count left"
+  [ "$held" -le $((count + 500)) ] || fail "B holds $held: the depositor cap (500) did not hold"
+  [ "$evicted" -gt 0 ] || fail "the flood never reached a cap (deposited $deposited)"
+  [ "$db" -le $((16 * 1024 * 1024)) ] || fail "the database grew to $db bytes"
+else
+  echo "== (no meshflood in MESHTOOLS_BIN: the flood stage is skipped)"
+fi
 echo "== B stops cleanly; its database is kept aside for the replay"
 kill -TERM "${pid[B]}"; wait "${pid[B]}" || true
 mkdir -p "$work/replay" && cp "$work/B/mailbox.db"* "$work/replay/"
@@ -108,7 +132,7 @@ texts=$(grep '"type":"message"' "$work/D/watch.jsonl" | sed -n 's/.*"text":"\(m[
 expected=$(for n in $(seq 1 "$count"); do printf 'm%03d ' "$n"; done)
 [ "$texts" = "$expected" ] || fail "D got '$texts', not '$expected'"
 echo "  D got all $count exactly once, in order, ${handover_ms} ms after B resumed (B's dial, handshake, hand-over)"
-[ "$(counter B mailbox held)" -eq 0 ] || fail "B still holds $(counter B mailbox held)"
+[ "$(held_for_d)" -eq 0 ] || fail "B still holds $(held_for_d) for D"
 
 echo "== replay: B restarted on its database from before D came back, after D's seen cache forgot"
 sleep 12
@@ -116,7 +140,7 @@ seen_before=$(counter D message dropped_seen)
 kill -TERM "${pid[B]}"; wait "${pid[B]}" || true
 cp "$work/replay/"* "$work/B/"
 start B; wait_neighbours D 1
-for _ in $(seq 1 100); do [ "$(counter B mailbox held)" -eq 0 ] && break; sleep 0.1; done
+for _ in $(seq 1 100); do [ "$(held_for_d)" -eq 0 ] && break; sleep 0.1; done
 sleep 1
 seen_after=$(counter D message dropped_seen)
 delivered=$(grep -c '"type":"message"' "$work/D/watch.jsonl")

@@ -28,7 +28,7 @@ echo "== soak: ten nodes for 2 minutes with link cuts, restarts, kill -9 and a f
 # seen.journal (OPERATIONS.md, "Seen journal").
 MESHNODE_BIN="$(swift build --show-bin-path)" bash scripts/soak.sh 2 --seed 7 --out .build/soak-results.json
 echo "== mailbox: A - B - D daemons, D away, B kill -9'ed; 20 messages delivered once in order, a replay refused (~1 min)"
-bash scripts/mailbox-daemons.sh "$(swift build --show-bin-path)"
+MESHTOOLS_BIN="$MESHTOOLS_BIN" bash scripts/mailbox-daemons.sh "$(swift build --show-bin-path)"
 echo "== forged UDP closes: a raw-socket forger on the A-B link, both ways and one way, then a stop under it"
 if [ "$(id -u)" -eq 0 ]; then
   MESHNODE_BIN="$(swift build --show-bin-path)" bash scripts/forged-closes.sh --directions both,to-b --runs 1 \
