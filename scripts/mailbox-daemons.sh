@@ -8,7 +8,9 @@
 # message (/proc/PID/io write_bytes) and the hand-over time. With meshflood in $MESHTOOLS_BIN
 # (scripts/test.sh builds it), a neighbour of B also mails 10,000 freshly minted absent IDs
 # while the 20 wait (B's relay budget opened wide, so only the mailbox's caps stand in the way):
-# the 20 must survive, the flood must stay within its depositor cap, the database bounded.
+# the 20 must survive, the flood must stay within the caps, the database bounded; then B is
+# kill -9'ed in the middle of a second flood and must reopen its database clean with the 20.
+# Last, B starts on a garbage database: one log line, the file moved aside, an empty mailbox.
 # About a minute.
 # Usage: scripts/mailbox-daemons.sh [BIN_DIR]   (default: swift build --show-bin-path)
 # MAILBOX_COUNT=N sends N messages instead of 20 (even; the hand-over benchmark uses 100).
@@ -108,6 +110,18 @@ if [ -n "${MESHTOOLS_BIN:-}" ] && [ -x "$flood" ]; then
   [ "$held" -le $((count + 500)) ] || fail "B holds $held: the depositor cap (500) did not hold"
   [ "$evicted" -gt 0 ] || fail "the flood never reached a cap (deposited $deposited)"
   [ "$db" -le $((16 * 1024 * 1024)) ] || fail "the database grew to $db bytes"
+  echo "== kill -9 B in the middle of a second flood (mid-write), then restart it"
+  "$flood" --target "127.0.0.1:${port[B]}" --port $((base + 3)) --mode direct --rate 1000 --duration 6 \
+    >"$work/flood2.log" 2>&1 &
+  flood_pid=$!
+  sleep 3
+  kill -KILL "${pid[B]}"; wait "${pid[B]}" 2>/dev/null || true
+  wait "$flood_pid" 2>/dev/null || true
+  start B; wait_neighbours B 1; wait_neighbours A 1
+  grep -q "damaged" "$work/B/meshnoded.log" && fail "B found its database damaged after kill -9"
+  [ "$(held_for_d)" -eq "$count" ] || fail "after kill -9 mid-write B holds $(held_for_d) of $count for D"
+  [ "$(counter B mailbox held)" -le $((count + 1000)) ] || fail "B holds $(counter B mailbox held) after the second flood"
+  echo "  B restarted clean, holding $(counter B mailbox held) ($(held_for_d) for D)"
 else
   echo "== (no meshflood in MESHTOOLS_BIN: the flood stage is skipped)"
 fi
@@ -147,4 +161,13 @@ delivered=$(grep -c '"type":"message"' "$work/D/watch.jsonl")
 [ "$delivered" -eq "$count" ] || fail "D delivered $delivered messages after the replay, not $count"
 [ $((seen_after - seen_before)) -ge "$count" ] || fail "D dropped only $((seen_after - seen_before)) replayed copies as seen"
 echo "  all $count handed over again and refused by D's delivery memory (dropped_seen +$((seen_after - seen_before)))"
+echo "== a garbage database: B must move it aside with one log line and start with an empty mailbox"
+kill -TERM "${pid[B]}"; wait "${pid[B]}" || true
+head -c 65536 /dev/urandom >"$work/B/mailbox.db"; rm -f "$work/B/mailbox.db-wal" "$work/B/mailbox.db-shm"
+start B; wait_neighbours B 1
+lines=$(grep -c "was damaged" "$work/B/meshnoded.log" || true)
+[ "$lines" -eq 1 ] || fail "B logged $lines 'damaged' lines, not 1"
+ls "$work/B/"mailbox.db.damaged-* >/dev/null 2>&1 || fail "the damaged database was not moved aside"
+[ "$(counter B mailbox held)" -eq 0 ] || fail "B holds $(counter B mailbox held) after starting on garbage"
+grep "was damaged" "$work/B/meshnoded.log" | sed 's/^/  /'
 echo "mailbox-daemons: OK"
