@@ -9,3 +9,15 @@ public enum MailboxDatabaseError: Error, Equatable, Sendable {
     /// The damaged file could not be moved aside.
     case moveAside(path: String, errno: Int32)
 }
+
+extension MailboxDatabaseError: CustomStringConvertible {
+    /// One sentence for the log.
+    public var description: String {
+        switch self {
+        case .open(let code, let message): "cannot open (SQLite \(code)): \(message)"
+        case .statement(let sql, let code, let message): "\(sql)… failed (SQLite \(code)): \(message)"
+        case .damaged(let message): message
+        case .moveAside(let path, let errno): "cannot move \(path) aside (errno \(errno))"
+        }
+    }
+}
