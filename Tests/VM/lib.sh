@@ -7,7 +7,9 @@
 bluez_start() {
   local dir="${MESHLAB_OUT:-$out}/vm"
   echo "$dir/core.%e.%p" > /proc/sys/kernel/core_pattern 2>/dev/null
-  (ulimit -c unlimited; exec /usr/libexec/bluetooth/bluetoothd -n -E >> "$dir/bluetoothd.log" 2>&1) &
+  local daemon=/usr/libexec/bluetooth/bluetoothd
+  [ -f /run/meshlab/bluetoothd.path ] && daemon=$(cat /run/meshlab/bluetoothd.path)
+  (ulimit -c unlimited; exec "$daemon" -n -E >> "$dir/bluetoothd.log" 2>&1) &
   echo $! > /run/meshlab/bluetoothd.pid
 }
 
@@ -41,7 +43,8 @@ wait_for_line() {
 # The value of meshlab.NAME on the kernel command line.
 meshlab_param() { sed -n "s/.*meshlab\.$1=\([^ ]*\).*/\1/p" /proc/cmdline; }
 
-# Reads the VM's settings from the kernel command line into out, count, btvirt and trace, and
+# Reads the VM's settings from the kernel command line into out, count, btvirt and trace (and the
+# bluetoothd to run, for bluez_start), and
 # mounts the output folder shared with the host at its host path, with vm/ (logs) inside.
 meshlab_guest_init() {
   out=$(meshlab_param out)
@@ -52,6 +55,8 @@ meshlab_guest_init() {
   mkdir -p "$out"
   mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 meshout "$out"
   mkdir -p "$logs" /run/meshlab
+  bluetoothd=$(meshlab_param bluetoothd)
+  [ -n "$bluetoothd" ] && echo "$bluetoothd" > /run/meshlab/bluetoothd.path
 }
 
 # Loads the Bluetooth modules and starts btvirt with COUNT emulated LE controllers (BTVIRT is
