@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "MeshConfig", targets: ["MeshConfig"]),
         .library(name: "MeshService", targets: ["MeshService"]),
         .library(name: "Mailbox", targets: ["Mailbox"]),
+        .library(name: "MQTTBridge", targets: ["MQTTBridge"]),
         // What the measurement tools of Benchmarks/ (a separate package, never built here) link.
         .library(name: "MeshLink", targets: ["MeshLink"]),
         .library(name: "Flooding", targets: ["Flooding"]),
@@ -36,6 +37,9 @@ let package = Package(
                        providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
+        // libmosquitto (MQTT 5), the MQTT bridge's client (Debian: libmosquitto-dev).
+        .systemLibrary(name: "CMosquitto", path: "Sources/CMosquitto", pkgConfig: "libmosquitto",
+                       providers: [.apt(["libmosquitto-dev"])]),
         // glibc's timerfd, which the Swift Glibc module leaves out (the engine driver's relay wake-up).
         .systemLibrary(name: "CTimerFD", path: "Sources/CTimerFD"),
         // glibc's adjtimex, which the Swift Glibc module leaves out (relayctl doctor's clock check).
@@ -61,6 +65,9 @@ let package = Package(
         // exported object trees and introspection. Knows nothing of BlueZ.
         .target(name: "DBusKit", dependencies: ["CDBus", "PosixThread"]),
         .target(name: "GATTBridge", dependencies: ["DBusKit", "MeshLink"]),
+        // BLE islands bridged through an MQTT broker (docs/PROTOCOL.md Part F): topics, the uplink
+        // queue, downlink admission and backoff as values; the libmosquitto client and its thread.
+        .target(name: "MQTTBridge", dependencies: ["CMosquitto", "MeshProtocol", "Flooding", "PosixThread"]),
         // Loopback UDP links for tests and local meshes (docs/OPERATIONS.md, "UDP link protocol").
         .target(name: "UDPTransport", dependencies: ["MeshProtocol", "MeshLink", "PosixThread"]),
         // `relayctl doctor`'s decisions: facts about this machine in, OK / SKIP / WARN / FAIL findings out (pure).
@@ -73,7 +80,7 @@ let package = Package(
         .target(name: "MeshConfig", dependencies: ["MeshProtocol", "MeshLink", "Flooding", "MeshNode", "UDPTransport", "ControlProtocol"]),
         .target(name: "MeshService", dependencies: [
             "MeshProtocol", "MeshLink", "Fragmenter", "MeshCrypto", "Flooding", "MeshNode", "GATTBridge", "UDPTransport",
-            "ControlProtocol", "MeshConfig", "CSystemd", "CTimerFD", "PosixThread", "Mailbox", "MailboxCourier",
+            "ControlProtocol", "MeshConfig", "CSystemd", "CTimerFD", "PosixThread", "Mailbox", "MailboxCourier", "MQTTBridge",
         ]),
 
         // Executables.
@@ -106,9 +113,10 @@ let package = Package(
         .testTarget(name: "GATTBridgeTests", dependencies: ["MeshLink", "DBusKit", "GATTBridge"]),
         .testTarget(name: "MeshServiceTests", dependencies: [
             "MeshProtocol", "MeshCrypto", "Flooding", "MeshNode", "MeshService", "MeshConfig", "ControlProtocol", "RelayctlKit", "Doctor",
-            "MeshLink", "UDPTransport", "MeshTestSupport",
+            "MeshLink", "UDPTransport", "MeshTestSupport", "MQTTBridge",
         ]),
         .testTarget(name: "UDPTransportTests", dependencies: ["MeshProtocol", "MeshLink", "UDPTransport", "MeshTestSupport", "PosixThread"]),
+        .testTarget(name: "MQTTBridgeTests", dependencies: ["MQTTBridge", "MeshProtocol", "MeshCrypto"]),
         // Allocations per relayed message against thresholds (CAllocationCounter interposes malloc in the test runner).
         .testTarget(name: "AllocationTests", dependencies: ["CAllocationCounter", "MeshNode", "MeshSim"]),
         .testTarget(name: "DaemonTests", dependencies: ["MeshService", "ControlProtocol", "MeshTestSupport"]),

@@ -1,4 +1,4 @@
-# bash completion for relayctl(1): commands, options, and node IDs for `send --to` taken from
+# bash completion for relayctl(1): commands, options, and node IDs for `send --to` and `lookup` taken from
 # `relayctl --json peers` (neighbours and remote nodes). Installed as
 # /usr/share/bash-completion/completions/relayctl.
 
@@ -23,7 +23,7 @@ _relayctl()
     fi
 
     # ControlCommandTests checks this list against ControlCommand (every command) plus help.
-    local commands="send peers stats status id mailbox watch doctor help"
+    local commands="send peers stats status id mailbox watch lookup doctor help"
     local global="--json --socket --help"
     local command="" socket_args=() i
     for ((i = 1; i < cword; i++)); do
@@ -54,6 +54,13 @@ _relayctl()
     case $command in
         "") COMPREPLY=($(compgen -W "$commands $global" -- "$cur")) ;;
         send) [[ $cur == -* ]] && COMPREPLY=($(compgen -W "--to $global" -- "$cur")) ;;
+        lookup)
+            if [[ $cur == -* ]]; then
+                COMPREPLY=($(compgen -W "$global" -- "$cur"))
+            else
+                COMPREPLY=($(compgen -W "$(_relayctl_node_ids "${socket_args[@]}")" -- "$cur"))
+            fi
+            ;;
         stats) COMPREPLY=($(compgen -W "--openmetrics --prometheus $global" -- "$cur")) ;;
         doctor) COMPREPLY=($(compgen -W "--config $global" -- "$cur")) ;;
         help) COMPREPLY=($(compgen -W "$commands" -- "$cur")) ;;

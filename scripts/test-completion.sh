@@ -56,7 +56,7 @@ for mode in plain bash-completion; do
         # shellcheck disable=SC1091
         source "$root/completion/relayctl.bash"
         complete -p relayctl | grep -q -- '-F _relayctl relayctl' || { echo "FAIL: complete -p relayctl"; exit 1; }
-        expect "--help --json --socket doctor help id mailbox peers send stats status watch" relayctl ""
+        expect "--help --json --socket doctor help id lookup mailbox peers send stats status watch" relayctl ""
         expect "send stats status" relayctl s
         expect "--help --json --openmetrics --prometheus --socket" relayctl stats --
         expect "--openmetrics" relayctl --json stats --o
@@ -70,6 +70,8 @@ for mode in plain bash-completion; do
         expect "--config --help --json --socket" relayctl doctor --
         expect "/etc" relayctl doctor --config /et
         expect "" relayctl send hello
+        expect "00112233445566778899aabbccddeeff a0a1a2a3a4a5a6a7a8a9aaabacadaeaf" relayctl lookup ""
+        expect "--help --json --socket" relayctl lookup --
         exit "$failures"
     ) || failures=$((failures + 1))
 done

@@ -38,6 +38,8 @@ if [ "$(id -u)" -eq 0 ]; then
 else
   echo "skipped: raw sockets need root (CAP_NET_RAW)"
 fi
+echo "== MQTT bridge: a real mosquitto, two islands, two gateways, a 10 s broker outage, a hostile publisher"
+MESHNODE_BIN="$(swift build --show-bin-path)" bash scripts/test-mqtt.sh --out .build/mqtt-results.json
 echo "== tests"
 set +e
 swift test --skip-build 2>&1 | tee .build/test-output.txt

@@ -14,10 +14,12 @@ public enum ControlCommand: String, CaseIterable, Sendable {
     case status
     /// This node's identity.
     case id
-    /// Mail held for recipients not in range.
-    case mailbox
     /// Stream events.
     case watch
+    /// Show what is known of one node, looking its key up when it is not known.
+    case lookup
+    /// Mail held for recipients not in range.
+    case mailbox
     /// Check the machine's set-up; relayctl runs it alone, meshnoded does not serve it.
     case doctor
 
@@ -31,6 +33,7 @@ public enum ControlCommand: String, CaseIterable, Sendable {
     public var arguments: String {
         switch self {
         case .send: "[--to NODE_ID] TEXT"
+        case .lookup: "NODE_ID"
         case .stats: "[--openmetrics]"
         case .doctor: "[--config PATH]"
         case .peers, .status, .id, .mailbox, .watch: ""
@@ -40,7 +43,8 @@ public enum ControlCommand: String, CaseIterable, Sendable {
     /// The one-line summary relayctl's command list shows.
     public var summary: String {
         switch self {
-        case .send: "send a broadcast or direct chat message"
+        case .send: "send a broadcast or direct chat message (a direct one waits for a key lookup when needed)"
+        case .lookup: "show what is known of a node, looking its key up across the mesh when needed"
         case .peers: "list neighbours and remote nodes"
         case .stats: "show counters and memory use (or as metrics)"
         case .status: "show a summary"

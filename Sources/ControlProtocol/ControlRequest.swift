@@ -8,19 +8,23 @@ public struct ControlRequest: Codable, Equatable, Sendable {
     public var command: String
     /// The chat text (`send`).
     public var text: String?
-    /// The destination node ID, 32 hex digits; absent or null to broadcast (`send`).
+    /// The destination node ID, 32 hex digits; absent or null to broadcast (`send`); the node
+    /// asked about (`lookup`).
     public var to: String?
+    /// `lookup`: false only shows what is known, without starting a key lookup (absent: true).
+    public var start: Bool?
 
     /// Creates a request.
-    public init(id: ControlRequestID?, command: String, text: String? = nil, to: String? = nil) {
+    public init(id: ControlRequestID?, command: String, text: String? = nil, to: String? = nil, start: Bool? = nil) {
         self.id = id
         self.command = command
         self.text = text
         self.to = to
+        self.start = start
     }
 
     /// Creates a request for one of the commands meshnoded serves.
-    public init(_ command: ControlCommand, id: ControlRequestID? = nil, text: String? = nil, to: String? = nil) {
-        self.init(id: id, command: command.rawValue, text: text, to: to)
+    public init(_ command: ControlCommand, id: ControlRequestID? = nil, text: String? = nil, to: String? = nil, start: Bool? = nil) {
+        self.init(id: id, command: command.rawValue, text: text, to: to, start: start)
     }
 }

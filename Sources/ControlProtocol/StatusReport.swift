@@ -26,11 +26,14 @@ public struct StatusReport: Codable, Equatable, Sendable {
     public var transportState: String?
     /// Mesh time as this node knows it; absent from daemons older than the field.
     public var clock: ClockReport?
+    /// The MQTT bridge, when this node is a gateway; absent otherwise and from older daemons.
+    public var bridge: BridgeReport?
 
     /// Creates a status report.
     public init(
         nodeID: NodeID, name: String, transport: String, state: RuntimeState, uptimeSeconds: Double,
-        neighbourCount: Int, knownNodeCount: Int, version: String, transportState: String? = nil, clock: ClockReport? = nil
+        neighbourCount: Int, knownNodeCount: Int, version: String, transportState: String? = nil, clock: ClockReport? = nil,
+        bridge: BridgeReport? = nil
     ) {
         self.nodeID = nodeID.hex
         self.shortID = nodeID.shortID
@@ -43,5 +46,6 @@ public struct StatusReport: Codable, Equatable, Sendable {
         self.version = version
         self.transportState = transportState
         self.clock = clock
+        self.bridge = bridge
     }
 }

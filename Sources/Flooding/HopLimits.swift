@@ -5,14 +5,15 @@ import MeshProtocol
 /// A limit of `n ≥ 1` lets a message travel at most `n` hops from its origin: it is relayed
 /// while the next hop would still be within the limit. A limit of 0 means link-local: the
 /// message reaches direct neighbours only and is never relayed. Defaults follow the
-/// RelayChat design: message 3, join notice 2, heartbeat, key exchange and profile 0.
+/// RelayChat design: message 3, join notice 2, heartbeat, key exchange and profile 0; key
+/// request and key answer 7 (docs/PROTOCOL.md Part H).
 public struct HopLimits: Equatable, Sendable {
     /// The limit for each kind.
     public var limits: [MessageKind: UInt8]
 
     /// The RelayChat defaults.
     public static let relayChatDefaults = HopLimits(limits: [
-        .message: 3, .joinNotice: 2, .heartbeat: 0, .keyExchange: 0, .profile: 0,
+        .message: 3, .joinNotice: 2, .heartbeat: 0, .keyExchange: 0, .profile: 0, .keyRequest: 7, .keyAnswer: 7,
     ])
 
     /// Creates a table; kinds not named are link-local.

@@ -1,6 +1,6 @@
 extension ConfigSchema {
     /// `[relay]`, `[timers]`, `[seen]`, `[fragments]` and `[crypto]`.
-    static let engineOptions: [ConfigOption] = relayOptions + timerOptions + cacheOptions + holdOptions + budgetOptions
+    static let engineOptions: [ConfigOption] = relayOptions + timerOptions + cacheOptions + holdOptions + budgetOptions + lookupOptions
 
     private static func ttl(
         _ key: String, _ what: String, _ range: ClosedRange<UInt8>, _ path: WritableKeyPath<RelaySettings, UInt8> & Sendable
@@ -35,6 +35,8 @@ extension ConfigSchema {
     private static let relayOptions: [ConfigOption] = [
         ttl("message", "chat messages", 0...16, \.ttlMessage),
         ttl("join", "join notices", 0...16, \.ttlJoin),
+        ttl("key_request", "key requests (how far a lookup looks)", 0...16, \.ttlKeyRequest),
+        ttl("key_answer", "key answers (how far an answer travels back)", 0...16, \.ttlKeyAnswer),
         ConfigOption(
             section: "relay", key: "scheduler", alias: nil, valueHint: "managed|plain",
             summary: "managed flooding (fewer relays where the mesh is dense) or plain RelayChat flooding",

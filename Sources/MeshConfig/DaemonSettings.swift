@@ -24,10 +24,14 @@ public struct DaemonSettings: Equatable, Sendable {
     public var hold = HoldSettings()
     /// `[budget]`: what one neighbour may cost the others.
     public var budget = BudgetSettings()
+    /// `[lookup]`: key lookup for nodes whose key this node lacks.
+    public var lookup = LookupSettings()
     /// `[links]`: the budget and deadline of links still without link keys.
     public var links = LinkSettings()
     /// `[mailbox]`: mail kept for recipients who are not in range.
     public var mailbox = MailboxSettings()
+    /// `[mqtt]`: the bridge to other islands through an MQTT broker (off by default).
+    public var mqtt = MQTTSettings()
 
     /// Creates the default configuration.
     public init() {}

@@ -10,6 +10,10 @@ public struct RelaySettings: Equatable, Sendable {
     public var ttlMessage = HopLimits.relayChatDefaults.limit(for: .message)
     /// Hop limit of join notices.
     public var ttlJoin = HopLimits.relayChatDefaults.limit(for: .joinNotice)
+    /// Hop limit of key requests (docs/PROTOCOL.md Part H).
+    public var ttlKeyRequest = HopLimits.relayChatDefaults.limit(for: .keyRequest)
+    /// Hop limit of key answers.
+    public var ttlKeyAnswer = HopLimits.relayChatDefaults.limit(for: .keyAnswer)
 
     /// Which relay scheduler runs: managed flooding (the default, from docs/PERFORMANCE.md) or plain.
     public var scheduler = RelaySchedulerKind.managed
@@ -36,11 +40,13 @@ public struct RelaySettings: Equatable, Sendable {
         }
     }
 
-    /// The hop-limit table these settings give: the defaults with the two relayed kinds set.
+    /// The hop-limit table these settings give: the defaults with the four relayed kinds set.
     public var hopLimits: HopLimits {
         var table = HopLimits.relayChatDefaults
         table.limits[.message] = ttlMessage
         table.limits[.joinNotice] = ttlJoin
+        table.limits[.keyRequest] = ttlKeyRequest
+        table.limits[.keyAnswer] = ttlKeyAnswer
         return table
     }
 }

@@ -66,6 +66,17 @@ public struct EngineConfiguration: Sendable {
     public var keepsMail = false
     /// A remote node heard within this long counts as reachable: its mail is relayed, not deposited.
     public var mailReachWindow: Duration = .seconds(120)
+    /// True when this node is a gateway of the MQTT bridge (docs/PROTOCOL.md Part F): messages and
+    /// join notices it accepts or originates are also handed to the bridge (``EngineAction/uplink(_:)``),
+    /// and it may originate with no radio neighbour.
+    public var bridged = false
+    /// The hops an envelope from the bridge carries into this island at most (docs/PROTOCOL.md Part F,
+    /// "Hops"): one with more is re-based to this many, its route cut to the origin and its last
+    /// entries, so it may travel the kind's limit minus this in this island. 0 (the default) gives it
+    /// the kind's whole limit here, as if its origin were this gateway's neighbour.
+    public var bridgeDownlinkHops: UInt8 = 0
+    /// Key lookup: answer delay, budgets, timeout (docs/PROTOCOL.md Part H).
+    public var lookup = KeyLookupLimits()
 
     /// Creates a configuration with the documented defaults.
     public init(

@@ -29,4 +29,10 @@ public enum EngineEvent: Equatable, Sendable {
     /// A direct message for an unreachable recipient, for the mailbox (`keepsMail`), with the
     /// neighbour that handed it over (this node for its own).
     case mailboxDeposit(Envelope, depositor: NodeID)
+    /// A key lookup this node started found the target's verified profile.
+    case keyFound(Profile, hops: UInt8)
+    /// A key lookup gave up; `droppedMessages` texts that waited for the key were not sent.
+    case lookupFailed(NodeID, droppedMessages: Int)
+    /// A message that waited for its destination's key was sent.
+    case sentAfterLookup(NodeID, OriginatedMessage)
 }

@@ -18,7 +18,7 @@ extension MeshEngine {
             hearClock(envelope, from: sender, now: now)
         case .keyExchange:
             drop(envelope, cause: .sealedKeyExchange, on: link, counter: \.droppedMalformed)
-        case .message, .joinNotice:
+        case .message, .joinNotice, .keyRequest, .keyAnswer:
             // A keyed link already proves who the sender is. The neighbour may count the link
             // ready before we do (its profile has not reached us yet): what it sends in that
             // window is accepted, never lost.
@@ -26,7 +26,7 @@ extension MeshEngine {
         }
     }
 
-    private func drop(_ envelope: Envelope, cause: DropCause, on link: LinkID, counter: WritableKeyPath<KindCounters, UInt64>) {
+    func drop(_ envelope: Envelope, cause: DropCause, on link: LinkID, counter: WritableKeyPath<KindCounters, UInt64>) {
         kindCounters[envelope.kind][keyPath: counter] += 1
         emit(.dropped(envelope.messageID, kind: envelope.kind, cause: cause, link: link))
     }
@@ -42,6 +42,7 @@ extension MeshEngine {
         }
         kindCounters[.profile].delivered += 1
         profiles[sender] = profile
+        keepSignedProfile(envelope, of: sender)
         hearClock(envelope, from: sender, now: now)
         guard let state = links[link] else { return }
         switch state.stage {
@@ -67,14 +68,16 @@ extension MeshEngine {
         releaseHeld(for: sender, now: now)
     }
 
-    /// Applies the relay rules to a message or join notice, verifying before delivery.
-    private func flood(_ envelope: Envelope, from sender: NodeID, on link: LinkID, now: Duration) {
+    /// Applies the relay rules to a message or join notice, verifying before delivery. What came
+    /// from the bridge (`bridged`) is never handed back to it.
+    func flood(_ envelope: Envelope, from sender: NodeID, on link: LinkID, now: Duration, bridged: Bool = false) {
         // Cheap checks first, so duplicates cost no public-key work; then the sender's share
         // and the signature-check budget; then verify what can be verified before the ID enters
         // the seen cache: a forged copy is never spread and cannot shadow the genuine message.
         let reason = router.precheck(envelope, from: sender, now: now)
         // What a copy whose route fits its sender says about the sender's own link.
-        if reason != .badRoute { scheduler.observe(envelope, from: sender, now: now) }
+        // (The bridge is no link: what comes from it teaches nothing about one, nor about mesh time.)
+        if reason != .badRoute, !bridged { scheduler.observe(envelope, from: sender, now: now) }
         if let reason {
             if reason == .looped || reason == .seen { passOwnHeldMessage(envelope, now: now) }
             dropByRule(envelope, reason: reason, from: sender, on: link, now: now)
@@ -104,7 +107,7 @@ extension MeshEngine {
                 return
             }
         }
-        if isForUs(envelope), !budgets.takeVerification(withinShare: withinShare, now: now) {
+        if needsCheck(envelope), !budgets.takeVerification(withinShare: withinShare, now: now) {
             drop(envelope, cause: .verificationBudget, on: link, counter: \.droppedVerificationBudget)
             return
         }
@@ -116,22 +119,33 @@ extension MeshEngine {
             drop(envelope, cause: .unverifiable("\(error)"), on: link, counter: \.droppedUnverifiable)
             return
         }
-        hearClock(envelope, from: sender, now: now)
+        if !bridged { hearClock(envelope, from: sender, now: now) }
         let decision = router.receive(envelope, from: sender, neighbours: relayTargets(), now: now, withheld: !withinShare)
         switch decision {
         case .drop(let reason):
             dropByRule(envelope, reason: reason, from: sender, on: link, now: now)
-        case .accept(let deliver, let relay):
-            if deliver { self.deliver(envelope, verified: verified, from: sender, on: link, now: now) }
-            if withinShare { _ = offerToMailbox(envelope, depositor: sender, now: now) }
+        case .accept(let deliver, var relay):
+            switch verified {
+            case .keyRequest(let body):
+                reversePaths.record(KeyRequestKey(requester: envelope.origin, tag: body.tag), from: sender, now: now)
+                if !considerKeyRequest(envelope, body: body, from: sender, now: now) { relay = nil }
+            case .keyAnswer(let body, let profile, let signed):
+                hearKeyAnswer(envelope, body: body, profile: profile, signed: signed, via: sender, now: now)
+                relay = relay.map { backTheWayItCame($0, tag: body.tag, now: now) }
+            default:
+                if deliver { self.deliver(envelope, verified: verified, from: sender, on: link, now: now) }
+            }
             if withinShare, envelope.kind == .joinNotice, let copy = router.relayCopy(of: envelope) {
                 recentJoins.record(copy, now: now)
             }
+            if withinShare, !bridged, let copy = router.relayCopy(of: envelope) { uplink(copy) }
+            if withinShare { _ = offerToMailbox(envelope, depositor: sender, now: now) }
             if let relay { scheduler.schedule(relay, neighbours: readyNeighbourCount(), now: now) }
             flushRelays(now: now)
         case .shorterPath(let relay):
             kindCounters[envelope.kind].shorterPath += 1
-            if let relay { scheduler.schedule(relay, neighbours: readyNeighbourCount(), now: now) }
+            // A key request is relayed once per node: what the answer planner decided stands.
+            if let relay, envelope.kind != .keyRequest { scheduler.schedule(relay, neighbours: readyNeighbourCount(), now: now) }
             flushRelays(now: now)
         }
     }
@@ -181,6 +195,7 @@ extension MeshEngine {
             // either (we joined before it): answer with our own (paced by the answer interval).
             // Known nodes get no answer, so two nodes exchange at most one pair of notices.
             if shouldAnswerJoinNotice(from: profile.nodeID) { pacing.answerNeeded() }
+            keepSignedProfile(envelope, of: profile.nodeID)
             knownNodes.record(profile.nodeID, entry: KnownNodes.Entry(
                 profile: profile, agreementKey: profile.agreementKey, signingKey: profile.signingKey,
                 hops: envelope.hops &+ 1, lastHeard: now), via: sender)
@@ -189,7 +204,7 @@ extension MeshEngine {
             learn(envelope, keys: keys, via: sender, now: now)
             kindCounters[.message].delivered += 1
             emitDelivered(envelope, text: body.text)
-        case .sealedForSomeoneElse:
+        case .sealedForSomeoneElse, .keyRequest, .keyAnswer:
             break
         case .sealedForUs:
             do {
@@ -235,7 +250,17 @@ extension MeshEngine {
     /// join notices, broadcasts and direct messages for us (a direct message for another node
     /// travels opaque and unchecked).
     private func isForUs(_ envelope: Envelope) -> Bool {
-        envelope.kind == .joinNotice || envelope.destination == nil || envelope.destination == nodeID
+        switch envelope.kind {
+        case .keyRequest: false
+        case .keyAnswer: envelope.destination == nodeID
+        default: envelope.kind == .joinNotice || envelope.destination == nil || envelope.destination == nodeID
+        }
+    }
+
+    /// True for what costs a public-key check here: what we deliver, and every key answer (each
+    /// node on its way checks the profile it carries before relaying it). A key request costs none.
+    private func needsCheck(_ envelope: Envelope) -> Bool {
+        envelope.kind == .keyAnswer || isForUs(envelope)
     }
 
     private func emitDelivered(_ envelope: Envelope, text: String) {

@@ -10,16 +10,26 @@ extension MeshEngine {
     public func send(
         text: String, to destination: NodeID? = nil, now: Duration
     ) throws(SendFailure) -> (OriginatedMessage, [EngineAction]) {
+        try send(text: text, to: destination, messageID: newMessageID(), now: now)
+    }
+
+    /// ``send(text:to:now:)`` with the message ID given (one drawn when a message was queued
+    /// for a key lookup).
+    func send(
+        text: String, to destination: NodeID?, messageID: MessageID, now: Duration
+    ) throws(SendFailure) -> (OriginatedMessage, [EngineAction]) {
         let textLength = text.utf8.count
         guard textLength <= ChatBody.maxTextLength else { throw .textTooLong(textLength) }
         guard destination != nodeID else { throw .destinationIsSelf }
         // With a mailbox a direct message needs no neighbour: it waits here (Part G).
-        guard !relayTargets().isEmpty || (configuration.keepsMail && destination != nil) else { throw .noNeighbours }
+        guard configuration.bridged || !relayTargets().isEmpty || (configuration.keepsMail && destination != nil) else {
+            throw .noNeighbours
+        }
         let body = ChatBody(
             signingKey: identity.signingPublicKey.compressed, agreementKey: identity.agreementPublicKey.compressed,
             text: text)
         var envelope = Envelope(
-            kind: .message, messageID: newMessageID(), origin: nodeID, destination: destination,
+            kind: .message, messageID: messageID, origin: nodeID, destination: destination,
             route: [nodeID], timestamp: timestamp(at: now))
         do {
             if let destination {
@@ -50,12 +60,15 @@ extension MeshEngine {
 
     /// Sends an envelope this node created to every ready neighbour, and holds it for those
     /// in their departure grace.
+    /// With `only`, it goes to that neighbour alone when it is one of them.
     @discardableResult
-    func originate(_ envelope: Envelope, now: Duration) -> OriginatedMessage {
+    func originate(_ envelope: Envelope, only: NodeID? = nil, now: Duration) -> OriginatedMessage {
         router.recordOriginated(envelope.messageID, now: now)
+        uplink(envelope)
         var outcome = OriginatedMessage(messageID: envelope.messageID, sentTo: 0, heldFor: 0)
         let encoded = envelope.encoded()
-        for neighbour in relayTargets() {
+        let targets = relayTargets()
+        for neighbour in only.flatMap({ targets.contains($0) ? [$0] : nil }) ?? targets {
             switch sendOrHold(envelope, to: neighbour, now: now, encoded: encoded) {
             case .sent:
                 kindCounters[envelope.kind].sent += 1

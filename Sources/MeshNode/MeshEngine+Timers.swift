@@ -21,6 +21,8 @@ extension MeshEngine {
         if pacing.takeHeartbeat(now: now) { sendHeartbeats(now: now) }
         if pacing.noticeDue(now: now, hasNeighbours: !readyNeighbours().isEmpty) { sendJoinNotice(now: now) }
         flushRelays(now: now)
+        sendDueAnswers(now: now)
+        runLookupTimers(now: now)
         reassemblers.expire(now: now)
         held.expire(now: now)
         knownNodes.expire(now: now)

@@ -42,6 +42,16 @@ public final class MeshEngine {
     var pacing: AnnouncementPacing
     var actions: [EngineAction] = []
     var originKeys = OriginKeyCache()
+    /// Whether and when this node answers key requests (docs/PROTOCOL.md Part H).
+    var answerPlanner: KeyAnswerPlanner
+    /// Key lookups this node started, with the messages waiting for their keys.
+    var lookups: PendingLookups
+    /// The neighbour each relayed key request came from, for its answers.
+    var reversePaths = ReversePaths(capacity: 1024, lifetime: .seconds(30))
+    /// Signed profiles this node can hand on in key answers.
+    var signedProfiles: SignedProfiles
+    /// What the requesting side of key lookup did.
+    var lookupRequesterCounters = KeyLookupCounters()
     /// Mesh time learned from the neighbours (docs/PROTOCOL.md Part C, "Mesh time").
     public internal(set) var clock = MeshClock()
     /// Direct messages delivered here, remembered for the mailbox horizon (PROTOCOL.md Part G).
@@ -68,6 +78,11 @@ public final class MeshEngine {
         self.fragmenterLimits = fragmenterLimits
         self.wallClockAtZero = wallClockAtZero
         self.random = random
+        // Drawn from a copy: the engine's own sequence (message IDs, relay delays) is unchanged.
+        var lookupSeedSource = random
+        self.answerPlanner = KeyAnswerPlanner(limits: configuration.lookup, seed: lookupSeedSource.next() ^ 0x4B45_594C_4F4F_4B55)
+        self.lookups = PendingLookups(limits: configuration.lookup)
+        self.signedProfiles = SignedProfiles(capacity: configuration.maxKnownNodes)
         self.router = FloodRouter(
             localNode: identity.nodeID, hopLimits: configuration.hopLimits,
             seen: SeenCache(capacity: configuration.seenCapacity, lifetime: configuration.seenLifetime),
@@ -114,11 +129,18 @@ public final class MeshEngine {
 
     /// When the relay scheduler next has a relay due, or nil when it holds none. Owners that
     /// tick more coarsely than relays are delayed call ``sendDueRelays(now:)`` at this time.
-    public var nextRelayDue: Duration? { scheduler.nextDue }
+    public var nextRelayDue: Duration? {
+        switch (scheduler.nextDue, answerPlanner.nextDue) {
+        case (let relay?, let answer?): min(relay, answer)
+        case (let relay, let answer): relay ?? answer
+        }
+    }
 
-    /// Sends every relay the scheduler holds that is due at `now`, and nothing else.
+    /// Sends every relay the scheduler holds and every key answer that is due at `now`, and
+    /// nothing else.
     public func sendDueRelays(now: Duration) -> [EngineAction] {
         flushRelays(now: now)
+        sendDueAnswers(now: now)
         return takeActions()
     }
 

@@ -10,11 +10,14 @@ public struct OriginatedMessage: Equatable, Sendable {
     public var heldFor: Int
     /// True when its recipient was unreachable and it was offered to this node's mailbox.
     public var offeredToMailbox = false
+    /// True when it waits for a key lookup (docs/PROTOCOL.md Part H) and goes out when the key comes.
+    public var waitingForKey: Bool
 
     /// Creates a record.
-    public init(messageID: MessageID, sentTo: Int, heldFor: Int) {
+    public init(messageID: MessageID, sentTo: Int, heldFor: Int, waitingForKey: Bool = false) {
         self.messageID = messageID
         self.sentTo = sentTo
         self.heldFor = heldFor
+        self.waitingForKey = waitingForKey
     }
 }

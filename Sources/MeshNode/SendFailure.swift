@@ -12,4 +12,6 @@ public enum SendFailure: Error, Equatable, Sendable {
     case crypto(String)
     /// No neighbour is ready or in its departure grace: the message would go nowhere.
     case noNeighbours
+    /// The key is unknown and no lookup can be started or no more messages can wait for keys.
+    case lookupsFull
 }

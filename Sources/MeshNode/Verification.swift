@@ -41,13 +41,33 @@ enum Verified {
     case sealedForUs
     /// A direct message for another node: relays carry it opaque.
     case sealedForSomeoneElse
+    /// A key request (unsigned: only its shape is checked).
+    case keyRequest(KeyRequestBody)
+    /// A key answer whose embedded profile checks out: the body, the profile and its signed envelope.
+    case keyAnswer(KeyAnswerBody, Profile, Envelope)
 }
 
 extension MeshEngine {
-    /// Verifies what a relay can verify: join notices and broadcasts fully, direct
+    /// Verifies what a relay can verify: join notices, broadcasts and key answers fully, key
+    /// requests by shape, direct
     /// messages only by shape (their signature covers the sealed payload, checked at the
     /// destination with keys inside the seal).
     func verify(_ envelope: Envelope) throws -> Verified {
+        switch envelope.kind {
+        case .keyRequest:
+            guard envelope.destination == nil, envelope.signature == nil else { throw VerificationFailure.badKey }
+            return .keyRequest(try KeyRequestBody(decoding: envelope.payload))
+        case .keyAnswer:
+            guard envelope.destination != nil, !envelope.isInnerSealed, envelope.signature == nil else {
+                throw VerificationFailure.badKey
+            }
+            let body = try KeyAnswerBody(decoding: envelope.payload)
+            let signed = try body.profile()
+            let profile = try ProfileVerifier.verify(signed)
+            return .keyAnswer(body, profile, signed)
+        default:
+            break
+        }
         guard envelope.signature != nil else { throw VerificationFailure.unsigned }
         switch envelope.kind {
         case .joinNotice:

@@ -10,6 +10,10 @@ public enum MessageKind: UInt8, CaseIterable, Sendable, CustomStringConvertible 
     case heartbeat = 0x04
     /// A link key exchange; never relayed and never link-sealed.
     case keyExchange = 0x05
+    /// A request for a node's signed profile, flooded within its own hop limit (PROTOCOL.md Part H).
+    case keyRequest = 0x06
+    /// An answer to a key request: the target's signed profile, unchanged, for the requester.
+    case keyAnswer = 0x07
 
     /// A lowercase name for logs and counters.
     public var description: String {
@@ -19,6 +23,8 @@ public enum MessageKind: UInt8, CaseIterable, Sendable, CustomStringConvertible 
         case .joinNotice: "join"
         case .heartbeat: "heartbeat"
         case .keyExchange: "keyExchange"
+        case .keyRequest: "keyRequest"
+        case .keyAnswer: "keyAnswer"
         }
     }
 }

@@ -160,6 +160,15 @@ public final class MeshSimulator {
         return sent.messageID
     }
 
+    /// Sends a direct message now from node `index` to node `destination`, looking up the
+    /// destination's key first when node `index` does not know it (docs/PROTOCOL.md Part H).
+    @discardableResult
+    public func sendLookingUp(from index: Int, text: String, to destination: Int) throws -> SendOrLookup {
+        let (outcome, actions) = try nodes[index].engine.sendOrLookUp(text: text, to: nodes[destination].nodeID, now: now)
+        perform(actions, node: index)
+        return outcome
+    }
+
     /// Advances virtual time by `duration`, processing every event due.
     public func run(for duration: Duration) {
         let end = now + duration
@@ -238,6 +247,8 @@ public final class MeshSimulator {
                     nodes[node].delivered.append(message)
                     nodes[node].deliveredAt.append(now)
                 }
+            case .uplink:
+                break  // the simulator has no MQTT broker
             }
         }
         armRelayWakeup(node)

@@ -10,13 +10,15 @@ public enum MetricName {
     /// The prefix of every metric.
     public static let prefix = "meshnode_"
     /// The groups that are one per envelope kind and become the `kind` label.
-    public static let kindGroups: Set<String> = ["message", "join", "heartbeat", "profile", "keyExchange"]
+    public static let kindGroups: Set<String> = ["message", "join", "heartbeat", "profile", "keyExchange", "keyRequest", "keyAnswer"]
     /// The counters that are gauges (current sizes), as `group.counter`.
     public static let gauges: Set<String> = [
         "engine.seen_cache_ids", "engine.buffered_fragment_bytes", "engine.neighbours", "engine.known_nodes",
         "engine.held_messages", "engine.held_bytes", "engine.clock_synchronised", "engine.clock_votes",
         "engine.clock_behind_ms", "engine.clock_ahead_ms", "inbox.waiting_frames", "control.connected_clients",
         "mailbox.held", "mailbox.held_bytes", "mailbox.recipients", "mailbox.database_bytes",
+        "mqtt.queue_depth",
+        "lookup.in_flight", "lookup.waiting_messages",
     ]
 
     /// The family name of a counter (without `_total`) and its `kind` label value, if any.

@@ -66,6 +66,11 @@ public enum RelayctlArguments {
                 throw RelayctlUsageError("--to needs a 32-hex-digit node ID (see relayctl peers)", command: name)
             }
             parsed = .send(text: words.joined(separator: " "), to: to?.lowercased())
+        case .lookup:
+            guard words.count == 1, let node = words.first, NodeID(hex: node) != nil else {
+                throw RelayctlUsageError("lookup needs one 32-hex-digit node ID (a short ID cannot be looked up)", command: name)
+            }
+            parsed = .lookup(node.lowercased())
         case .peers: parsed = .peers
         case .stats: parsed = exposition.map { .metrics($0) } ?? .stats
         case .watch: parsed = .watch
@@ -74,7 +79,7 @@ public enum RelayctlArguments {
         case .mailbox: parsed = .mailbox
         case .doctor: parsed = .doctor(config: config, socket: explicitSocket)
         }
-        if command != .send, !words.isEmpty {
+        if command != .send, command != .lookup, !words.isEmpty {
             throw RelayctlUsageError("\(name) takes no arguments", command: name)
         }
         return RelayctlInvocation(command: parsed, socketPath: socket, json: json)

@@ -4,6 +4,8 @@ import MeshProtocol
 public enum RelayctlCommand: Equatable, Sendable {
     /// Send a chat message; `to` nil broadcasts.
     case send(text: String, to: String?)
+    /// Show what is known of a node (32 hex digits), looking its key up when needed.
+    case lookup(String)
     /// List neighbours and remote nodes.
     case peers
     /// Show counters and memory.

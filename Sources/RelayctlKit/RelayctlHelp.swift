@@ -32,6 +32,16 @@ public enum RelayctlHelp {
             Sends a chat message. Without --to it is broadcast to the whole mesh; with --to it is
             a direct message to one node (32 hex digits, as `relayctl peers` shows). All remaining
             words form the text (use -- before text that starts with '-'). Prints the message ID.
+            When meshnoded does not know the node's key, it looks the key up across the mesh and
+            sends the message when an answer brings it; relayctl waits for that (at most meshnoded's
+            [lookup] timeout, 10 s by default) and exits 65 if no answer came: the message was not sent.
+            """
+        case .lookup?:
+            body = """
+            Shows what this node knows of NODE_ID (32 hex digits): short ID, name, distance in hops
+            and when it was last heard. When its key is not known, meshnoded asks the mesh for it
+            (a key request, docs/PROTOCOL.md Part H) and relayctl waits for the answer, at most the
+            [lookup] timeout; exits 65 if none came.
             """
         case .peers?:
             body = "Lists direct neighbours with their links (role, address, MTU, RSSI) and the nodes\nknown further away with their hop counts."

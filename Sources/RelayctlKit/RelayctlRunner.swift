@@ -51,17 +51,20 @@ public struct RelayctlRunner: Sendable {
         let json = invocation.json
         switch invocation.command {
         case .send(let text, let to):
-            return try ask(client, ControlRequest(.send, text: text, to: to), SendReport.self, json) {
-                if $0.heldInMailbox == true {
-                    err("relayctl: the recipient is not in range; the message is held in this node's mailbox "
-                        + "and handed over when it is back (relayctl mailbox)\n")
-                }
-                if $0.heldFor > 0 {
-                    err("relayctl: sent to \($0.sentTo) neighbour(s) now; held for \($0.heldFor) whose link is down, "
-                        + "sent when it is back\n")
-                }
-                return $0.messageID + "\n"
+            let reply = try client.request(ControlRequest(.send, text: text, to: to), as: SendReport.self)
+            guard reply.ok, let sent = reply.result else { return refused(reply.error) }
+            if sent.waitingForKey == true, let to { return try awaitSend(sent, to: to, client: client, json: json) }
+            if sent.heldInMailbox == true, !json {
+                err("relayctl: the recipient is not in range; the message is held in this node's mailbox "
+                    + "and handed over when it is back (relayctl mailbox)\n")
             }
+            if sent.heldFor > 0, !json {
+                err("relayctl: sent to \(sent.sentTo) neighbour(s) now; held for \(sent.heldFor) whose link is down, "
+                    + "sent when it is back\n")
+            }
+            out(json ? String(decoding: ControlJSON.line(sent), as: UTF8.self) : sent.messageID + "\n")
+            return .ok
+        case .lookup(let node): return try lookup(node, client: client, json: json)
         case .peers: return try ask(client, ControlRequest(.peers), PeersReport.self, json, formatter.peers)
         case .stats: return try ask(client, ControlRequest(.stats), StatsReport.self, json, formatter.stats)
         case .metrics(let exposition):
@@ -98,7 +101,7 @@ public struct RelayctlRunner: Sendable {
         return .ok
     }
 
-    private func refused(_ error: ControlErrorBody?) -> RelayctlExitCode {
+    func refused(_ error: ControlErrorBody?) -> RelayctlExitCode {
         let error = error ?? ControlErrorBody(code: .internalError, message: "reply without result or error")
         err("relayctl: meshnoded refused: \(error.message) (\(error.code))\n")
         return .refused

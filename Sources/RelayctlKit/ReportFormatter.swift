@@ -97,7 +97,21 @@ public struct ReportFormatter: Sendable {
             ("state", report.state), ("uptime", Self.duration(report.uptimeSeconds)),
             ("neighbours", String(report.neighbourCount)), ("known nodes", String(report.knownNodeCount)),
             ("version", report.version),
-        ] + (report.clock.map { [("clock", Self.clock($0))] } ?? []))
+        ] + (report.clock.map { [("clock", Self.clock($0))] } ?? []) + (report.bridge.map { [("mqtt", Self.bridge($0))] } ?? []))
+    }
+
+    /// `connected to host:port`, `reconnecting to host:port in 4 s (last error: …)`, with what waits.
+    static func bridge(_ report: BridgeReport) -> String {
+        var text: String
+        switch report.state {
+        case "connected": text = "connected to \(report.broker)"
+        case "reconnecting":
+            text = "reconnecting to \(report.broker) in \(Int((report.retryInSeconds ?? 0).rounded(.up))) s"
+        default: text = "\(report.state) \(report.broker)"
+        }
+        if report.queued > 0 { text += ", \(report.queued) queued" }
+        if let error = report.lastError, report.state != "connected" { text += " (last error: \(error))" }
+        return text
     }
 
     /// The identity as aligned `key  value` lines.
@@ -128,7 +142,7 @@ public struct ReportFormatter: Sendable {
         return "\(clock(event.time)) \(PlainText.sanitized(line, maxBytes: .max))\n"
     }
 
-    private func keyValues(_ pairs: [(String, String)]) -> String {
+    func keyValues(_ pairs: [(String, String)]) -> String {
         let width = pairs.map(\.0.count).max() ?? 0
         return pairs.map { key, value in
             key + String(repeating: " ", count: width - key.count) + "  " + PlainText.sanitized(value, maxBytes: .max)

@@ -11,6 +11,8 @@ final class EnginePair {
     var now: Duration = .zero
     /// Messages delivered by either engine.
     var delivered: [DeliveredMessage] = []
+    /// Envelopes either engine handed the MQTT bridge (`fromA` false: from B), in order.
+    var uplinked: [(fromA: Bool, envelope: Envelope)] = []
     /// Frames from A to B pass through this before delivery.
     var tamper: ([UInt8]) -> [[UInt8]] = { [$0] }
     private var inFlight: [(toB: Bool, frame: [UInt8])] = []
@@ -46,10 +48,18 @@ final class EnginePair {
                 for copy in toB ? tamper(frame) : [frame] { inFlight.append((toB, copy)) }
             case .event(.delivered(let message)):
                 delivered.append(message)
+            case .uplink(let envelope):
+                uplinked.append((toB, envelope))
             default:
                 break
             }
         }
+    }
+
+    /// Performs actions B returned outside the pair's own traffic (the bridge), then drains.
+    func performAtB(_ actions: [EngineAction]) {
+        queue(actions, toB: false)
+        drain()
     }
 
     /// Delivers every frame in flight, and those they cause, in order.

@@ -71,7 +71,7 @@ private let badInputs: [(String, [UInt8], WireError)] = [
     ("empty", [], .truncated(needed: 1, remaining: 0)),
     ("version 2", [2, 2, 0, 0], .unsupportedVersion(2)),
     ("kind 0", [1, 0, 0, 0], .unknownKind(0)),
-    ("kind 6", [1, 6, 0, 0], .unknownKind(6)),
+    ("kind 8", [1, 8, 0, 0], .unknownKind(8)),
     ("reserved flag", [1, 2, 0x08, 0], .reservedFlags(0x08)),
     ("sealed broadcast", [1, 2, 0x02, 0], .invalidField("inner-sealed envelope without a destination")),
 ]

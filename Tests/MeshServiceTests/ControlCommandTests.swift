@@ -21,10 +21,10 @@ struct ControlCommandTests {
         String(decoding: ControlRequestHandler(node: FakeNode()).handle(Array(line.utf8)).reply, as: UTF8.self)
     }
 
-    @Test("an unknown command, and doctor, get the unknown_command reply byte for byte (the served list gained mailbox)")
+    @Test("an unknown command, and doctor, get the unknown_command reply byte for byte as before (lookup, mailbox added last)")
     func unknownCommandReply() {
         let expected = #"{"error":{"code":"unknown_command","message":"unknown command; expected one of "#
-            + #"send, peers, stats, status, id, mailbox, watch"},"id":7,"ok":false}"# + "\n"
+            + #"send, peers, stats, status, id, watch, lookup, mailbox"},"id":7,"ok":false}"# + "\n"
         #expect(Self.reply(to: #"{"id":7,"command":"reboot"}"#) == expected)
         #expect(Self.reply(to: #"{"id":7,"command":"doctor"}"#) == expected)
         #expect(Self.reply(to: #"{"id":7,"command":"help"}"#) == expected)
@@ -40,10 +40,12 @@ struct ControlCommandTests {
 
     @Test("relayctl parses every command", arguments: ControlCommand.allCases)
     func relayctlParsesEveryCommand(_ command: ControlCommand) throws {
-        let words = command == .send ? ["send", "hi"] : [command.rawValue]
+        let node = "f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff"
+        let words = command == .send ? ["send", "hi"] : command == .lookup ? ["lookup", node] : [command.rawValue]
         let parsed = try RelayctlArguments.parse(words, environment: [:]).command
         let expected: RelayctlCommand = switch command {
         case .send: .send(text: "hi", to: nil)
+        case .lookup: .lookup(node)
         case .peers: .peers
         case .stats: .stats
         case .status: .status

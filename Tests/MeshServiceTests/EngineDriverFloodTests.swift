@@ -1,5 +1,6 @@
 import Dispatch
 import MeshLink
+import MeshProtocol
 import MeshTestSupport
 import Testing
 import UDPTransport
@@ -19,6 +20,7 @@ private final class RecordingConsumer: EngineDriverConsumer {
 
     func tick() {}
     func sendDueRelays() {}
+    func handleBridged(_ envelope: Envelope) {}
 }
 
 /// The flood is sent while the engine queue is held busy, so that the engine is slower than the

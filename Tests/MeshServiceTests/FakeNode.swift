@@ -15,6 +15,15 @@ final class FakeNode: NodeControlling {
     static let nodeID = NodeID(hex: "00112233445566778899aabbccddeeff")!
     static let neighbourID = NodeID(hex: "a0a1a2a3a4a5a6a7a8a9aaabacadaeaf")!
     static let messageID = MessageID(hex: "ffeeddccbbaa99887766554433221100")!
+    /// A node whose key is not known at first: a lookup finds it after `lookupPollsToAnswer` polls.
+    static let farID = NodeID(hex: "f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff")!
+    /// A node whose key lookup never finds an answer (its timeout is `lookupTimeout`).
+    static let lostID = NodeID(hex: "e0e1e2e3e4e5e6e7e8e9eaebecedeeef")!
+    static let lookupPollsToAnswer = 2
+    static let lookupTimeout = 1.0
+
+    /// Lookup requests seen per node, and whether each started a lookup.
+    let lookups = Mutex<[(node: NodeID, start: Bool)]>([])
 
     private let state = Mutex<(sent: [Sent], watchers: [UInt64: @Sendable (WatchEvent) -> Void], next: UInt64)>(([], [:], 0))
 
@@ -22,10 +31,24 @@ final class FakeNode: NodeControlling {
     var watcherCount: Int { state.withLock { $0.watchers.count } }
 
     func send(text: String, to destination: NodeID?) throws(ControlFailure) -> OriginatedMessage {
-        if let destination, destination != Self.neighbourID { throw .unknownNode(destination.hex) }
+        let waits = destination == Self.farID || destination == Self.lostID
+        if let destination, destination != Self.neighbourID, !waits { throw .unknownNode(destination.hex) }
         if text.utf8.count > 100 { throw .tooLong(length: text.utf8.count, limit: 100) }
         state.withLock { $0.sent.append(Sent(text: text, to: destination)) }
-        return OriginatedMessage(messageID: Self.messageID, sentTo: 1, heldFor: 0)
+        return OriginatedMessage(messageID: Self.messageID, sentTo: waits ? 0 : 1, heldFor: 0, waitingForKey: waits)
+    }
+
+    func lookup(_ node: NodeID, start: Bool) throws(ControlFailure) -> LookupReport {
+        let polls = lookups.withLock { list in
+            list.append((node, start))
+            return list.filter { $0.node == node }.count
+        }
+        let known = node == Self.neighbourID || (node == Self.farID && polls > Self.lookupPollsToAnswer)
+        let lookingUp = !known && (node == Self.farID || node == Self.lostID)
+        return LookupReport(
+            nodeID: node, known: known, neighbour: node == Self.neighbourID, name: known ? "Kitchen" : nil,
+            hops: known ? (node == Self.neighbourID ? 1 : 5) : nil, lastHeardSecondsAgo: known ? 0.5 : nil,
+            lookingUp: lookingUp, lookupSecondsAgo: lookingUp ? 0.2 : nil, waitingMessages: 0, timeoutSeconds: Self.lookupTimeout)
     }
 
     func peers() -> PeersReport {

@@ -117,6 +117,8 @@ final class EngineLine {
                 }
             case .event(let event):
                 if node == Self.b, case .neighbourJoined = event { bNeighboursJoined += 1 }
+            case .uplink:
+                break  // no engine here is a bridge gateway
             }
         }
     }

@@ -24,12 +24,32 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         switch envelope.kind {
         case .profile, .joinNotice: checkProfile(envelope.payload)
         case .message where !envelope.isInnerSealed: checkChatBody(envelope.payload)
+        case .keyRequest: checkKeyRequest(envelope.payload)
+        case .keyAnswer: checkKeyAnswer(envelope.payload)
         default: break
         }
     }
     checkProfile(bytes)
     checkChatBody(bytes)
+    checkKeyRequest(bytes)
+    checkKeyAnswer(bytes)
     return 0
+}
+
+private func checkKeyRequest(_ bytes: [UInt8]) {
+    guard let body = try? KeyRequestBody(decoding: bytes) else { return }
+    fuzzCheck(body.encoded() == bytes, "key request re-encodes to other bytes")
+    fuzzCheck(bytes.count == KeyRequestBody.length, "key request of \(bytes.count) bytes")
+}
+
+private func checkKeyAnswer(_ bytes: [UInt8]) {
+    guard let body = try? KeyAnswerBody(decoding: bytes) else { return }
+    fuzzCheck(body.encoded() == bytes, "key answer re-encodes to other bytes")
+    fuzzCheck(body.profileEnvelope.count <= KeyAnswerBody.maxEnvelopeLength, "embedded envelope too long")
+    if let embedded = try? body.profile() {
+        fuzzCheck(embedded.origin == body.target && embedded.hops == 0, "embedded profile accepted with wrong origin or hops")
+        checkProfile(embedded.payload)
+    }
 }
 
 private func checkProfile(_ bytes: [UInt8]) {
@@ -66,5 +86,11 @@ func envelopeSeeds() -> [(name: String, bytes: [UInt8])] {
         ("chat-envelope", envelope(.message, chat.encoded(), signed: true)),
         ("profile-body", profile.encoded()),
         ("chat-body", chat.encoded()),
+        ("key-request-envelope", envelope(.keyRequest, KeyRequestBody(target: origin, tag: 7).encoded(), signed: false)),
+        ("key-answer-body", KeyAnswerBody(
+            tag: 7, target: origin,
+            profileEnvelope: Envelope(kind: .profile, messageID: messageID, origin: origin, route: [origin],
+                                      timestamp: 1_700_000_000_000, payload: profile.encoded(),
+                                      signature: [UInt8](repeating: 0x5e, count: Envelope.signatureLength)).encoded()).encoded()),
     ]
 }

@@ -28,10 +28,11 @@ struct ControlRequestHandler: Sendable {
         } catch {
             let id = (try? ControlJSON.decode(IDOnly.self, from: line))?.id
             return failure(id, .badRequest, "request must be a JSON object with a string 'command'"
-                           + " (and, for send, a string 'text' and a string or null 'to')")
+                           + " (and, for send, a string 'text' and a string or null 'to'; for lookup, a string 'to')")
         }
         switch ControlCommand(rawValue: request.command) {
         case .send?: return send(request)
+        case .lookup?: return lookup(request)
         case .peers?: return success(request.id, node.peers())
         case .stats?: return success(request.id, node.stats())
         case .status?: return success(request.id, node.status())
@@ -60,7 +61,19 @@ struct ControlRequestHandler: Sendable {
         do throws(ControlFailure) {
             let sent = try node.send(text: text, to: destination)
             return success(request.id, SendReport(
-                messageID: sent.messageID, sentTo: sent.sentTo, heldFor: sent.heldFor, heldInMailbox: sent.offeredToMailbox))
+                messageID: sent.messageID, sentTo: sent.sentTo, heldFor: sent.heldFor, waitingForKey: sent.waitingForKey,
+                heldInMailbox: sent.offeredToMailbox))
+        } catch {
+            return failure(request.id, error.code, error.description)
+        }
+    }
+
+    private func lookup(_ request: ControlRequest) -> Outcome {
+        guard let to = request.to, let target = NodeID(hex: to) else {
+            return failure(request.id, .badRequest, "lookup needs 'to', a 32-hex-digit node ID")
+        }
+        do throws(ControlFailure) {
+            return success(request.id, try node.lookup(target, start: request.start ?? true))
         } catch {
             return failure(request.id, error.code, error.description)
         }

@@ -10,6 +10,9 @@ public protocol NodeControlling: Sendable {
     /// Sends a chat message, broadcast when `destination` is nil; returns its message ID and
     /// how many neighbours it went to at once or is held for.
     func send(text: String, to destination: NodeID?) throws(ControlFailure) -> OriginatedMessage
+    /// What is known of `node`; starts a key lookup for it when its key is not known, none is in
+    /// flight and `start` is true.
+    func lookup(_ node: NodeID, start: Bool) throws(ControlFailure) -> LookupReport
     /// Neighbours and known remote nodes.
     func peers() -> PeersReport
     /// Uptime, memory and counters.

@@ -5,6 +5,7 @@ import MeshConfig
 import MeshCrypto
 import MeshLink
 import MeshNode
+import MQTTBridge
 
 /// Starts and stops a whole node from a configuration: identity, engine, transport,
 /// control socket, systemd notifications and signals.
@@ -48,6 +49,7 @@ public enum DaemonRunner {
             server.stop()
             fail(.runtime("\(error)"), logger: logger)
         }
+        if config.mqtt.enabled { startBridge(config.mqtt, runtime: runtime, identity: identity, logger: logger, server: server) }
         let notifier = SystemdNotifier()
         logger.notice(.daemonStarted, "meshnoded \(DaemonVersion.current) started as \(identity.shortID) on \(config.transport.kind.rawValue)")
         // The BlueZ transport says how far it has come (waiting for bluetoothd, ...); UDP says nothing extra.
@@ -59,7 +61,9 @@ public enum DaemonRunner {
         statusTimer.schedule(deadline: .now() + 5, repeating: 5)
         statusTimer.setEventHandler {
             let status = runtime.status()
-            _ = notifier.status("node \(status.shortID): \(transportState())\(status.neighbourCount) neighbour(s), \(status.knownNodeCount) known further away")
+            let bridge = status.bridge.map { "; mqtt \($0.state) \($0.broker)" } ?? ""
+            _ = notifier.status(
+                "node \(status.shortID): \(transportState())\(status.neighbourCount) neighbour(s), \(status.knownNodeCount) known further away\(bridge)")
         }
         statusTimer.resume()
         // The main thread takes the signals from here on; every thread has them blocked since
@@ -93,6 +97,28 @@ public enum DaemonRunner {
                 }
                 _ = notifier.ready(status: "node \(identity.shortID) running (reloaded)")
             })
+    }
+
+    /// Makes this node a gateway of the MQTT bridge; a setting that cannot work stops the daemon.
+    static func startBridge(
+        _ settings: MQTTSettings, runtime: NodeRuntime, identity: NodeIdentity, logger: DaemonLogger, server: ControlServer
+    ) {
+        var environment: [String: String] = [:]
+        if let directory = getenv("CREDENTIALS_DIRECTORY") { environment["CREDENTIALS_DIRECTORY"] = String(cString: directory) }
+        do throws(MQTTStartupError) {
+            let configuration = try settings.bridgeConfiguration(nodeID: identity.nodeID, environment: environment)
+            do throws(MosquittoError) {
+                try runtime.startBridge(configuration)
+            } catch {
+                throw .client(error)
+            }
+            logger.notice(
+                .mqttBridge, "bridging mesh \(configuration.layout.root) through \(configuration.host):\(configuration.port) (\(configuration.credentials))")
+        } catch {
+            server.stop()
+            runtime.stop()
+            fail(.runtime(error.description), logger: logger)
+        }
     }
 
     /// Milliseconds since the Unix epoch (CLOCK_REALTIME).

@@ -23,9 +23,12 @@ extension DaemonSettings {
         configuration.relayScheduler = relay.schedulerChoice
         configuration.keepsMail = mailbox.enabled
         configuration.mailReachWindow = mailbox.reachWindow
+        configuration.lookup = lookup.limits
         // Unkeyed links may hold at most half the transport's slots, so keyed neighbours always have room.
         let slots = transport.kind == .bluez ? bluez.maxConnections : udp.maxLinks
         configuration.admission.maxUnkeyedLinks = min(links.maxUnkeyed, max(1, slots / 2))
+        configuration.bridged = mqtt.enabled
+        configuration.bridgeDownlinkHops = mqtt.downlinkHops
         return configuration
     }
 

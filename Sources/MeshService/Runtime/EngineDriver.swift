@@ -1,5 +1,6 @@
 import Dispatch
 import MeshLink
+import MeshProtocol
 import Synchronization
 
 /// What an ``EngineDriver`` drives: the runtime, which owns the engine (tests: stand-ins).
@@ -11,6 +12,8 @@ protocol EngineDriverConsumer: AnyObject, Sendable {
     func tick()
     /// Sends the relays that are due by now, if any.
     func sendDueRelays()
+    /// Handles one envelope the MQTT bridge admitted.
+    func handleBridged(_ envelope: Envelope)
 }
 
 /// The one owner of the way into the engine: every hop from another thread to the engine's queue
@@ -29,7 +32,11 @@ protocol EngineDriverConsumer: AnyObject, Sendable {
 final class EngineDriver: Sendable {
     private struct Inbox {
         var events: FairInbox
+        /// Envelopes from the MQTT bridge, oldest first, at most ``EngineDriver/maxBridged``.
+        var bridged: [Envelope] = []
         var drainQueued = false
+
+        var isEmpty: Bool { events.isEmpty && bridged.isEmpty }
     }
 
     private struct Timers {
@@ -49,6 +56,8 @@ final class EngineDriver: Sendable {
 
     /// Events one drain turn handles at most before it yields the queue to ticks and requests.
     static let maxEventsPerTurn = 64
+    /// Envelopes from the MQTT bridge that may wait for the engine; more are refused.
+    static let maxBridged = 256
 
     /// Creates an idle driver for `queue`; `now` is engine time (the runtime's clock).
     init(queue: DispatchQueue, limits: FairInbox.Limits = FairInbox.Limits(), now: @escaping @Sendable () -> Duration) {
@@ -100,11 +109,25 @@ final class EngineDriver: Sendable {
     func enqueue(_ event: TransportEvent) {
         let startDrain = inbox.withLock { inbox -> Bool in
             inbox.events.push(event)
-            guard !inbox.drainQueued, !inbox.events.isEmpty else { return false }
+            guard !inbox.drainQueued, !inbox.isEmpty else { return false }
             inbox.drainQueued = true
             return true
         }
         if startDrain { queue.async { self.drain() } }
+    }
+
+    /// Takes an envelope the MQTT bridge admitted in from its thread; false (and nothing queued)
+    /// when ``maxBridged`` already wait. A drain turn takes bridge envelopes and link events in turn.
+    func enqueueBridged(_ envelope: Envelope) -> Bool {
+        let (accepted, startDrain) = inbox.withLock { inbox -> (Bool, Bool) in
+            guard inbox.bridged.count < Self.maxBridged else { return (false, false) }
+            inbox.bridged.append(envelope)
+            guard !inbox.drainQueued else { return (true, false) }
+            inbox.drainQueued = true
+            return (true, true)
+        }
+        if startDrain { queue.async { self.drain() } }
+        return accepted
     }
 
     /// Moves the relay wake-up after an engine turn to the earliest held relay plus the slack
@@ -130,16 +153,30 @@ final class EngineDriver: Sendable {
             inbox.withLock { $0.drainQueued = false }
             return
         }
-        for _ in 0..<Self.maxEventsPerTurn {
-            guard let event = inbox.withLock({ $0.events.next() }) else { break }
-            consumer.handle(event)
+        for index in 0..<Self.maxEventsPerTurn {
+            // Every other slot goes to the bridge first, so neither side waits for the other.
+            let taken = inbox.withLock { inbox -> Either? in
+                if index % 2 == 1, !inbox.bridged.isEmpty { return .bridged(inbox.bridged.removeFirst()) }
+                if let event = inbox.events.next() { return .event(event) }
+                return inbox.bridged.isEmpty ? nil : .bridged(inbox.bridged.removeFirst())
+            }
+            guard let taken else { break }
+            switch taken {
+            case .event(let event): consumer.handle(event)
+            case .bridged(let envelope): consumer.handleBridged(envelope)
+            }
         }
         consumer.sendDueRelays()
         let more = inbox.withLock { inbox -> Bool in
-            inbox.drainQueued = !inbox.events.isEmpty
+            inbox.drainQueued = !inbox.isEmpty
             return inbox.drainQueued
         }
         if more { queue.async { self.drain() } }
+    }
+
+    private enum Either {
+        case event(TransportEvent)
+        case bridged(Envelope)
     }
 
     /// The relay timer fired: sends what is due, or re-arms when the deadline moved later.

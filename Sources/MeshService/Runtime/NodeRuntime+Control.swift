@@ -3,6 +3,7 @@ import Glibc
 import MeshLink
 import MeshNode
 import MeshProtocol
+import MQTTBridge
 
 extension NodeRuntime: NodeControlling {
     /// Originates a chat message on the engine queue.
@@ -10,10 +11,15 @@ extension NodeRuntime: NodeControlling {
         var result: Result<OriginatedMessage, SendFailure> = .failure(.destinationIsSelf)
         queue.sync {
             result = Result { () throws(SendFailure) -> OriginatedMessage in
-                let (sent, actions) = try engine.send(text: text, to: destination, now: now)
+                let (sent, actions) = try originate(text: text, to: destination)
                 let what = destination == nil ? "broadcast" : "direct message"
-                logger.info(.messageOriginated, "\(what) sent to \(sent.sentTo) neighbour(s), held for \(sent.heldFor)",
-                            LogFields(otherNode: destination, kind: .message, hops: 0, messageID: sent.messageID))
+                if sent.waitingForKey {
+                    logger.info(.messageOriginated, "direct message waits for a key lookup",
+                                LogFields(otherNode: destination, kind: .message, hops: 0, messageID: sent.messageID))
+                } else {
+                    logger.info(.messageOriginated, "\(what) sent to \(sent.sentTo) neighbour(s), held for \(sent.heldFor)",
+                                LogFields(otherNode: destination, kind: .message, hops: 0, messageID: sent.messageID))
+                }
                 perform(actions)
                 var outcome = sent
                 // Offered is not held: the mailbox may have refused it (a cap, no database).
@@ -28,6 +34,7 @@ extension NodeRuntime: NodeControlling {
         case .failure(.unknownDestination(let node)): throw .unknownNode(node.hex)
         case .failure(.destinationIsSelf): throw .badRequest("the destination is this node")
         case .failure(.crypto(let detail)): throw .internalError(detail)
+        case .failure(.lookupsFull): throw .notReady("too many key lookups in flight")
         }
     }
 
@@ -56,6 +63,9 @@ extension NodeRuntime: NodeControlling {
             for kind in MessageKind.allCases { counters[kind.description] = CounterDictionary.make(from: engine.kindCounters[kind]) }
             counters["links"] = CounterDictionary.make(from: engine.linkCounters)
             counters["hold"] = CounterDictionary.make(from: engine.holdCounters)
+            counters["lookup"] = CounterDictionary.make(from: engine.lookupCounters)
+                .merging(["in_flight": UInt64(engine.pendingLookups.lookups.count),
+                          "waiting_messages": UInt64(engine.pendingLookups.waitingMessages)]) { $1 }
             counters["relay"] = CounterDictionary.make(from: engine.relayCounters)
             counters["admission"] = CounterDictionary.make(from: engine.admissionCounters)
             let (inboxCounters, waiting) = driver.inboxCounters
@@ -78,6 +88,8 @@ extension NodeRuntime: NodeControlling {
             counters["mailbox"] = mailboxCounters()
             counters["control"] = controlCounters()
             counters["transport"] = transport.status.counters
+            // All zero on a node that is no gateway, so every node has the same groups.
+            counters["mqtt"] = CounterDictionary.make(from: bridge?.status.counters ?? MQTTBridgeCounters())
             return StatsReport(uptimeSeconds: seconds(now), memory: ProcessMemory.current(), counters: counters)
         }
     }
@@ -93,7 +105,8 @@ extension NodeRuntime: NodeControlling {
                 transportState: transport.status.summary,
                 clock: ClockReport(
                     synchronised: engine.clock.isSynchronised, offsetMilliseconds: engine.clock.offsetMilliseconds ?? 0,
-                    votes: engine.clock.voteCount(now: now)))
+                    votes: engine.clock.voteCount(now: now)),
+                bridge: bridge.map { bridgeReport($0.status) })
         }
     }
 
@@ -119,7 +132,20 @@ extension NodeRuntime: NodeControlling {
         queue.sync { _ = watchers.removeValue(forKey: token) }
     }
 
-    private func seconds(_ duration: Duration) -> Double {
+    private func bridgeReport(_ status: MQTTBridgeStatus) -> BridgeReport {
+        var report = BridgeReport(state: "", broker: status.broker, lastError: status.lastError, queued: status.counters.queueDepth)
+        switch status.state {
+        case .stopped: report.state = "stopped"
+        case .connecting: report.state = "connecting"
+        case .connected: report.state = "connected"
+        case .reconnecting(let at):
+            report.state = "reconnecting"
+            report.retryInSeconds = max(0, seconds(at - now))
+        }
+        return report
+    }
+
+    func seconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

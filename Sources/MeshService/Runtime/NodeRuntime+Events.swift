@@ -43,6 +43,15 @@ extension NodeRuntime {
         case .refused(let link, let neighbour):
             logger.notice(.handshakeFailed, "neighbour refused by the allow/deny list",
                           LogFields(otherNode: neighbour, link: link, reason: "refused"))
+        case .keyFound(let profile, let hops):
+            logger.info(.nodeJoined, "key found by lookup: \(profile.displayName)",
+                        LogFields(otherNode: profile.nodeID, kind: .keyAnswer, hops: Int(hops)))
+        case .lookupFailed(let node, let dropped):
+            logger.notice(.messageDropped, "key lookup found no answer; \(dropped) waiting message(s) not sent",
+                          LogFields(otherNode: node, kind: .keyRequest, reason: "lookup_timeout"))
+        case .sentAfterLookup(let node, let sent):
+            logger.info(.messageOriginated, "direct message sent after key lookup to \(sent.sentTo) neighbour(s)",
+                        LogFields(otherNode: node, kind: .message, hops: 0, messageID: sent.messageID))
         case .meshClock(let change):
             logger.notice(.meshClock, MeshClockText.describe(change), LogFields(reason: MeshClockText.reason(change)))
         case .mailboxDeposit:

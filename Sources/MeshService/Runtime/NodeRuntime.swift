@@ -7,6 +7,7 @@ import MailboxCourier
 import MeshLink
 import MeshNode
 import MeshProtocol
+import MQTTBridge
 import Synchronization
 
 /// Runs one engine against one transport: the daemon's heart, shared by every transport.
@@ -25,6 +26,8 @@ public final class NodeRuntime: Sendable {
         var controlCounters: @Sendable () -> [String: UInt64] = { [:] }
         /// The mailbox (PROTOCOL.md Part G); nil when `[mailbox] enabled = false`.
         var mailbox: MailboxCourier?
+        /// The MQTT bridge, when this node is a gateway (``NodeRuntime/startBridge(_:)``).
+        var bridge: MQTTBridge?
     }
 
     /// The serial queue that owns the engine.
@@ -99,15 +102,43 @@ public final class NodeRuntime: Sendable {
         try driver.start(consumer: self, tickInterval: tickInterval)
     }
 
-    /// Stops timers and the transport (closing every link); pending actions are flushed first.
+    /// Stops timers, the bridge and the transport (closing every link); pending actions are flushed first.
     public func stop() {
-        queue.sync {
+        let bridge = queue.sync {
             state = .stopping
             driver.stopTimers()
             perform(engine.tick(now: now))
             flushMailbox()
+            return self.bridge
         }
+        bridge?.stop()
         transport.stop()
+    }
+
+    /// The MQTT bridge, when started; only on `queue`.
+    var bridge: MQTTBridge? { confined.value.bridge }
+
+    /// Makes this node a gateway of the MQTT bridge (docs/PROTOCOL.md Part F) and starts the
+    /// bridge's thread: what the broker delivers enters through the driver's bridge inbox, what the
+    /// engine hands the bridge goes out with ``EngineAction/uplink(_:)``. Call after ``start(tickInterval:)``;
+    /// the engine must have been built with ``EngineConfiguration/bridged``.
+    public func startBridge(_ configuration: MQTTBridgeConfiguration) throws(MosquittoError) {
+        let startedAt = startedAt
+        let bridge = try MQTTBridge(
+            configuration: configuration, now: { ContinuousClock.now - startedAt },
+            deliver: { [driver] envelope in driver.enqueueBridged(envelope) },
+            report: { [logger] event in
+                switch event {
+                case .connected(let broker):
+                    logger.notice(.mqttBridge, "connected to MQTT broker \(broker)", LogFields(address: broker))
+                case .unreachable(let broker, let reason, let retryIn):
+                    logger.warning(
+                        .mqttBridge, "MQTT broker \(broker) unreachable: \(reason); next attempt in \(retryIn)",
+                        LogFields(address: broker, reason: reason))
+                }
+            })
+        queue.sync { confined.value.bridge = bridge }
+        bridge.start()
     }
 
     /// The engine's seen cache now, to keep across a restart (call after ``stop()``).
@@ -148,6 +179,8 @@ public final class NodeRuntime: Sendable {
                 engine.recordSendFailure(outcome, on: link)
             case .disconnect(let link):
                 transport.disconnect(link)
+            case .uplink(let envelope):
+                bridge?.uplink(envelope)
             case .event(let event):
                 if case .linkKeyed(let link, _) = event { transport.linkKeyed(link) }
                 if case .mailboxDeposit(let envelope, let depositor) = event {
@@ -177,6 +210,11 @@ public final class NodeRuntime: Sendable {
 }
 
 extension NodeRuntime: EngineDriverConsumer {
+    /// Runs an envelope from the MQTT bridge through the engine and performs what it returns.
+    func handleBridged(_ envelope: Envelope) {
+        perform(engine.receiveBridged(envelope, now: now))
+    }
+
     /// Runs the engine's tick and performs what it returns.
     func tick() {
         perform(engine.tick(now: now))

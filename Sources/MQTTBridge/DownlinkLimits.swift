@@ -1,0 +1,28 @@
+/// The bounds on what the broker may hand the engine (docs/SECURITY.md, "MQTT bridge").
+public struct DownlinkLimits: Equatable, Sendable {
+    /// The longest payload decoded; the envelope's own bound (docs/PROTOCOL.md Part A).
+    public var maxPayloadBytes: Int
+    /// Envelopes per second one publishing gateway may hand in.
+    public var gatewayMessagesPerSecond: Double
+    /// The burst of one publishing gateway.
+    public var gatewayBurst: Double
+    /// Envelopes per second all gateways together may hand in.
+    public var totalMessagesPerSecond: Double
+    /// The burst of all gateways together.
+    public var totalBurst: Double
+    /// Gateways with a share of their own; any further gateway shares one overflow share.
+    public var maxGateways: Int
+
+    /// Creates limits with the documented defaults.
+    public init(
+        maxPayloadBytes: Int = 65_536, gatewayMessagesPerSecond: Double = 20, gatewayBurst: Double = 100,
+        totalMessagesPerSecond: Double = 100, totalBurst: Double = 400, maxGateways: Int = 64
+    ) {
+        self.maxPayloadBytes = maxPayloadBytes
+        self.gatewayMessagesPerSecond = gatewayMessagesPerSecond
+        self.gatewayBurst = gatewayBurst
+        self.totalMessagesPerSecond = totalMessagesPerSecond
+        self.totalBurst = totalBurst
+        self.maxGateways = maxGateways
+    }
+}

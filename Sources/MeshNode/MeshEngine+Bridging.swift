@@ -1,0 +1,47 @@
+import Flooding
+import MeshLink
+import MeshProtocol
+
+extension MeshEngine {
+    /// The link every envelope from the MQTT bridge is reported on (drop events, logs): no transport
+    /// numbers a link this high.
+    public static let bridgeLink = LinkID(UInt64.max)
+
+    /// Handles an envelope that came down from the MQTT bridge (docs/PROTOCOL.md Part F) as one from
+    /// a radio neighbour: the node that published it is its sender (the last entry of its route),
+    /// and it passes the same checks (route, seen, loop, hop limit, freshness, share, signature)
+    /// before it is delivered or relayed. It is never handed back to the bridge. The broker is no hop,
+    /// and an envelope that travelled more than ``EngineConfiguration/bridgeDownlinkHops`` before it
+    /// was published enters this island re-based to that many (``rebasedForDownlink(_:)``).
+    public func receiveBridged(_ envelope: Envelope, now: Duration) -> [EngineAction] {
+        switch envelope.kind {
+        case .message, .joinNotice:
+            let rebased = rebasedForDownlink(envelope)
+            flood(rebased, from: rebased.route.last ?? rebased.origin, on: Self.bridgeLink, now: now, bridged: true)
+        case .profile, .heartbeat, .keyExchange, .keyRequest, .keyAnswer:
+            drop(envelope, cause: .envelope("kind \(envelope.kind) does not cross the bridge"), on: Self.bridgeLink, counter: \.droppedMalformed)
+        }
+        return takeActions()
+    }
+
+    /// `envelope` with at most ``EngineConfiguration/bridgeDownlinkHops`` hops: the route cut to its
+    /// origin and its last entries (the publishing gateway last; with 0, the origin alone, which then
+    /// counts as the sender). Hops and route are not signed; a route that does not fit is left as it
+    /// is, for the route check to refuse.
+    func rebasedForDownlink(_ envelope: Envelope) -> Envelope {
+        let allowed = configuration.bridgeDownlinkHops
+        guard envelope.hops > allowed, let sender = envelope.route.last, envelope.routeFits(handedOverBy: sender) else {
+            return envelope
+        }
+        var rebased = envelope
+        rebased.route = [envelope.origin] + envelope.route.suffix(Int(allowed))
+        rebased.hops = allowed
+        return rebased
+    }
+
+    /// Hands `envelope` to the bridge when this node is a gateway and its kind crosses.
+    func uplink(_ envelope: Envelope) {
+        guard configuration.bridged, envelope.kind == .message || envelope.kind == .joinNotice else { return }
+        actions.append(.uplink(envelope))
+    }
+}

@@ -1,0 +1,172 @@
+import Flooding
+import MeshCrypto
+import MeshProtocol
+
+extension MeshEngine {
+    /// What key lookup did, as this node's requests and as its answers to others.
+    public var lookupCounters: KeyLookupCounters {
+        var merged = answerPlanner.counters
+        let own = lookupRequesterCounters
+        merged.started = own.started
+        merged.found = own.found
+        merged.timedOut = own.timedOut
+        merged.refusedFull = own.refusedFull
+        merged.retries = own.retries
+        merged.messagesSentAfterLookup = own.messagesSentAfterLookup
+        merged.messagesDropped = own.messagesDropped
+        return merged
+    }
+
+    /// Lookups in flight and messages waiting for keys.
+    public var pendingLookups: PendingLookups { lookups }
+
+    /// True when a direct message to `node` can be sealed now (its key-agreement key is known).
+    public func knowsKey(of node: NodeID) -> Bool { agreementKey(of: node) != nil }
+
+    /// Starts a key lookup for `target` (or joins the one in flight) and sends its request.
+    public func lookUp(_ target: NodeID, now: Duration) -> (PendingLookups.Start, [EngineAction]) {
+        let start = startLookup(target, now: now)
+        return (start, takeActions())
+    }
+
+    /// Sends a direct message, looking up the destination's key first when it is not known:
+    /// the text then waits (bounded) and goes out when an answer brings the key.
+    public func sendOrLookUp(
+        text: String, to destination: NodeID, now: Duration
+    ) throws(SendFailure) -> (SendOrLookup, [EngineAction]) {
+        if knowsKey(of: destination) || destination == nodeID {
+            let (sent, actions) = try send(text: text, to: destination, now: now)
+            return (.sent(sent), actions)
+        }
+        guard text.utf8.count <= ChatBody.maxTextLength else { throw .textTooLong(text.utf8.count) }
+        guard !relayTargets().isEmpty else { throw .noNeighbours }
+        let messageID = newMessageID()
+        guard startLookup(destination, now: now) != .full, lookups.enqueue(text, id: messageID, for: destination) else {
+            lookupRequesterCounters.messagesDropped += 1
+            throw .lookupsFull
+        }
+        return (.waitingForKey(messageID), takeActions())
+    }
+
+    private func startLookup(_ target: NodeID, now: Duration) -> PendingLookups.Start {
+        let tag = random.next()
+        let start = lookups.start(target, tag: tag, now: now)
+        switch start {
+        case .started:
+            lookupRequesterCounters.started += 1
+            sendKeyRequest(for: target, tag: tag, now: now)
+        case .joined:
+            break
+        case .full:
+            lookupRequesterCounters.refusedFull += 1
+        }
+        return start
+    }
+
+    private func sendKeyRequest(for target: NodeID, tag: UInt64, now: Duration) {
+        let envelope = Envelope(
+            kind: .keyRequest, messageID: newMessageID(), origin: nodeID, route: [nodeID], timestamp: timestamp(at: now),
+            payload: KeyRequestBody(target: target, tag: tag).encoded())
+        originate(envelope, now: now)
+    }
+
+    /// Retries lookups whose interval passed and ends those that timed out (from `tick`).
+    func runLookupTimers(now: Duration) {
+        for (target, tag) in lookups.retries(now: now, newTag: { random.next() }) {
+            lookupRequesterCounters.retries += 1
+            sendKeyRequest(for: target, tag: tag, now: now)
+        }
+        for lookup in lookups.expired(now: now) {
+            lookupRequesterCounters.timedOut += 1
+            lookupRequesterCounters.messagesDropped += UInt64(lookup.messages.count)
+            emit(.lookupFailed(lookup.target, droppedMessages: lookup.messages.count))
+        }
+    }
+
+    /// Decides about a request accepted by the relay rules; returns whether it may be relayed.
+    func considerKeyRequest(_ envelope: Envelope, body: KeyRequestBody, from sender: NodeID, now: Duration) -> Bool {
+        kindCounters[.keyRequest].delivered += 1
+        let holder: KeyAnswerPlanner.Holder
+        if body.target == nodeID {
+            holder = .target
+        } else if isKnown(body.target), signedProfiles.envelope(of: body.target) != nil {
+            holder = .cached
+        } else {
+            holder = .none
+        }
+        let request = KeyRequestKey(requester: envelope.origin, tag: body.tag)
+        return answerPlanner.consider(request, target: body.target, from: sender, holder: holder, now: now).relay
+    }
+
+    /// Learns from a verified answer (every node it passes: it is a signed profile), cancels our
+    /// own answer to the same request, and ends our lookup when the answer is for us.
+    func hearKeyAnswer(_ envelope: Envelope, body: KeyAnswerBody, profile: Profile, signed: Envelope, via sender: NodeID, now: Duration) {
+        guard let requester = envelope.destination else { return }
+        answerPlanner.heardAnswer(KeyRequestKey(requester: requester, tag: body.tag))
+        signedProfiles.store(signed, of: profile.nodeID)
+        // The answerer's distance, plus one when it is not the target (an estimate).
+        let hops = envelope.hops &+ (envelope.origin == profile.nodeID ? 1 : 2)
+        if profiles[profile.nodeID] == nil {
+            knownNodes.record(profile.nodeID, entry: KnownNodes.Entry(
+                profile: profile, agreementKey: profile.agreementKey, signingKey: profile.signingKey,
+                hops: knownNodes.entries[profile.nodeID]?.hops ?? hops, lastHeard: now), via: sender)
+        }
+        guard requester == nodeID else { return }
+        kindCounters[.keyAnswer].delivered += 1
+        guard let lookup = lookups.resolve(profile.nodeID) else { return }
+        lookupRequesterCounters.found += 1
+        emit(.keyFound(profile, hops: hops))
+        for waiting in lookup.messages {
+            guard let (sent, actions) = try? send(text: waiting.text, to: profile.nodeID, messageID: waiting.messageID, now: now) else {
+                lookupRequesterCounters.messagesDropped += 1
+                continue
+            }
+            // `send` hands back every action taken so far (this turn's relays too): keep them all.
+            self.actions = actions
+            lookupRequesterCounters.messagesSentAfterLookup += 1
+            emit(.sentAfterLookup(profile.nodeID, sent))
+        }
+    }
+
+    /// An answer's relay, cut to the neighbour the request came from when this node relayed that
+    /// request and the neighbour is still a target; else unchanged (every step-9 target).
+    func backTheWayItCame(_ plan: RelayPlan, tag: UInt64, now: Duration) -> RelayPlan {
+        guard let requester = plan.envelope.destination,
+            let back = reversePaths.neighbour(for: KeyRequestKey(requester: requester, tag: tag), now: now),
+            plan.targets.contains(back)
+        else { return plan }
+        return RelayPlan(envelope: plan.envelope, targets: [back])
+    }
+
+    /// Sends every scheduled answer that is due.
+    func sendDueAnswers(now: Duration) {
+        for answer in answerPlanner.due(now: now) {
+            guard let signed = answerEnvelope(for: answer.target, now: now) else { continue }
+            let body = KeyAnswerBody(tag: answer.request.tag, target: answer.target, profileEnvelope: signed.encoded())
+            let envelope = Envelope(
+                kind: .keyAnswer, messageID: newMessageID(), origin: nodeID, destination: answer.request.requester,
+                route: [nodeID], timestamp: timestamp(at: now), payload: body.encoded())
+            originate(envelope, only: reversePaths.neighbour(for: answer.request, now: now), now: now)
+        }
+    }
+
+    /// Remembers a verified profile or join notice envelope for later answers.
+    func keepSignedProfile(_ envelope: Envelope, of node: NodeID) {
+        signedProfiles.store(envelope, of: node)
+    }
+
+    /// The signed profile envelope an answer about `target` carries: a fresh one of our own,
+    /// or the one we hold while we still know the target.
+    private func answerEnvelope(for target: NodeID, now: Duration) -> Envelope? {
+        guard target == nodeID else { return isKnown(target) ? signedProfiles.envelope(of: target) : nil }
+        var envelope = Envelope(
+            kind: .profile, messageID: newMessageID(), origin: nodeID, route: [nodeID], timestamp: timestamp(at: now),
+            payload: profile.encoded())
+        guard (try? EnvelopeSigner.sign(&envelope, with: identity)) != nil else { return nil }
+        return envelope
+    }
+
+    private func isKnown(_ node: NodeID) -> Bool {
+        profiles[node] != nil || knownNodes.entries[node]?.profile != nil
+    }
+}

@@ -1,0 +1,53 @@
+import ControlProtocol
+import MeshNode
+import MeshProtocol
+
+extension NodeRuntime {
+    /// Originates a chat message on the engine queue; a direct message to a node whose key is not
+    /// known waits for a key lookup (docs/PROTOCOL.md Part H).
+    func originate(text: String, to destination: NodeID?) throws(SendFailure) -> (OriginatedMessage, [EngineAction]) {
+        guard let destination else { return try engine.send(text: text, to: nil, now: now) }
+        let (outcome, actions) = try engine.sendOrLookUp(text: text, to: destination, now: now)
+        switch outcome {
+        case .sent(let sent):
+            return (sent, actions)
+        case .waitingForKey(let id):
+            return (OriginatedMessage(messageID: id, sentTo: 0, heldFor: 0, waitingForKey: true), actions)
+        }
+    }
+
+    /// What is known of `node`; starts a key lookup when its key is not known, none is in flight
+    /// and `start` is true.
+    public func lookup(_ node: NodeID, start: Bool) throws(ControlFailure) -> LookupReport {
+        var result: Result<LookupReport, ControlFailure> = .failure(.badRequest("the node is this node"))
+        queue.sync {
+            guard node != engine.nodeID else { return }
+            let now = self.now
+            if start, !engine.knowsKey(of: node), engine.pendingLookups.lookups[node] == nil {
+                let (started, actions) = engine.lookUp(node, now: now)
+                perform(actions)
+                if started == .full {
+                    result = .failure(.notReady("too many key lookups in flight"))
+                    return
+                }
+                logger.info(.messageOriginated, "key lookup started", LogFields(otherNode: node, kind: .keyRequest))
+            }
+            result = .success(report(node, now: now))
+        }
+        return try result.get()
+    }
+
+    private func report(_ node: NodeID, now: Duration) -> LookupReport {
+        let neighbour = engine.neighbourSnapshots().first { $0.nodeID == node }
+        let remote = engine.remoteNodeSnapshots().first { $0.nodeID == node }
+        let lookup = engine.pendingLookups.lookups[node]
+        let profile = neighbour?.profile ?? remote?.profile
+        let hops = neighbour != nil ? 1 : remote.map { Int($0.hops) }
+        let heard = neighbour?.lastHeard ?? remote?.lastHeard
+        return LookupReport(
+            nodeID: node, known: engine.knowsKey(of: node), neighbour: neighbour != nil, name: profile?.displayName,
+            hops: hops, lastHeardSecondsAgo: heard.map { seconds(now - $0) }, lookingUp: lookup != nil,
+            lookupSecondsAgo: lookup.map { seconds(now - $0.started) }, waitingMessages: lookup?.messages.count ?? 0,
+            timeoutSeconds: seconds(engine.configuration.lookup.timeout))
+    }
+}

@@ -1,0 +1,69 @@
+import MeshProtocol
+import MQTTBridge
+import Testing
+
+@Suite struct DownlinkAdmissionTests {
+    static let layout = try! MQTTTopicLayout(meshName: "m")
+
+    static func envelope(gateway: UInt8, serial: UInt8 = 0, destination: NodeID? = nil) -> Envelope {
+        let origin = try! NodeID(bytes: Array(repeating: 0xA0, count: 16))
+        let relay = try! NodeID(bytes: Array(repeating: gateway, count: 16))
+        return Envelope(
+            kind: .message, messageID: try! MessageID(bytes: Array(repeating: serial, count: 16)), origin: origin,
+            destination: destination, hops: 1, route: [origin, relay], timestamp: 1, payload: [1, 2, 3],
+            signature: Array(repeating: 0, count: 64))
+    }
+
+    static let broadcastTopic = "relaychat/v1/m/broadcast"
+
+    @Test func admitsAWellFormedEnvelopeOnItsTopic() {
+        var gate = DownlinkAdmission(layout: Self.layout, limits: DownlinkLimits(), now: .zero)
+        let envelope = Self.envelope(gateway: 1)
+        #expect(gate.admit(topic: Self.broadcastTopic, payload: envelope.encoded(), now: .zero) == .admit(envelope))
+        #expect(gate.admitted == 1)
+    }
+
+    @Test(arguments: [
+        ("relaychat/v1/x/broadcast", [], DownlinkDropCause.badTopic),
+        ("relaychat/v1/m/broadcast", [1, 2, 3], .malformed),
+        ("relaychat/v1/m/join", envelope(gateway: 1).encoded(), .topicMismatch),
+        ("relaychat/v1/m/direct/a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0", envelope(gateway: 1).encoded(), .topicMismatch),
+    ])
+    func refusesAndCountsByCause(topic: String, payload: [UInt8], cause: DownlinkDropCause) {
+        var gate = DownlinkAdmission(layout: Self.layout, limits: DownlinkLimits(), now: .zero)
+        #expect(gate.admit(topic: topic, payload: payload, now: .zero) == .drop(cause))
+        #expect(gate.dropped[cause] == 1)
+        #expect(gate.admitted == 0)
+    }
+
+    @Test func refusesAPayloadLongerThanTheBound() {
+        var gate = DownlinkAdmission(layout: Self.layout, limits: DownlinkLimits(maxPayloadBytes: 100), now: .zero)
+        #expect(gate.admit(topic: Self.broadcastTopic, payload: [UInt8](repeating: 7, count: 101), now: .zero) == .drop(.oversized))
+        #expect(gate.dropped[.oversized] == 1)
+    }
+
+    @Test func oneGatewaySpendsOnlyItsShareAndOthersStillGetIn() {
+        let limits = DownlinkLimits(gatewayMessagesPerSecond: 1, gatewayBurst: 5, totalMessagesPerSecond: 100, totalBurst: 100)
+        var gate = DownlinkAdmission(layout: Self.layout, limits: limits, now: .zero)
+        let flood = Self.envelope(gateway: 9).encoded()
+        let verdicts = (0..<50).map { _ in gate.admit(topic: Self.broadcastTopic, payload: flood, now: .zero) }
+        #expect(verdicts.filter { $0 == .drop(.overGatewayShare) }.count == 45)
+        #expect(gate.admit(topic: Self.broadcastTopic, payload: Self.envelope(gateway: 2).encoded(), now: .zero) != .drop(.overGatewayShare))
+        // A second later the flooding gateway has one more token.
+        #expect(gate.admit(topic: Self.broadcastTopic, payload: flood, now: .seconds(1)) == .admit(Self.envelope(gateway: 9)))
+    }
+
+    @Test func mintedGatewayIDsShareOneOverflowShareAndTheTotalBoundsAll() {
+        let limits = DownlinkLimits(gatewayMessagesPerSecond: 1, gatewayBurst: 2, totalMessagesPerSecond: 1, totalBurst: 20, maxGateways: 4)
+        var gate = DownlinkAdmission(layout: Self.layout, limits: limits, now: .zero)
+        var admitted = 0
+        for gateway in 1...200 {
+            if case .admit = gate.admit(topic: Self.broadcastTopic, payload: Self.envelope(gateway: UInt8(gateway)).encoded(), now: .zero) {
+                admitted += 1
+            }
+        }
+        #expect(gate.gatewayCount == 4)
+        #expect(admitted == 4 + 2)  // one each for the four with a share, and the overflow share's burst
+        #expect(admitted <= 20)
+    }
+}

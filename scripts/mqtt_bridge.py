@@ -1,0 +1,429 @@
+"""The MQTT bridge end to end (issue 21; docs/OPERATIONS.md, "Bridging islands"): a real mosquitto on
+a loopback port, two islands of meshnoded over loopback UDP with no UDP link between them.
+
+Phases: (1) one gateway per island: broadcasts and direct messages cross both ways, each delivered
+exactly once at every node it is for; (2) a second gateway in island 1: still exactly once; (3) the
+broker killed (SIGKILL) for 10 s and restarted while both islands send: islands deliver locally
+throughout, every direct message sent during the outage arrives exactly once after the reconnect;
+(4) a hostile publisher on the broker (garbage, oversized, replay, forged signature, a garbage flood
+through mosquitto_pub -l, 1,500 well-formed forged envelopes): counted by cause, and the islands' own
+probes still delivered; (5) TLS with a throwaway CA and a password read as a systemd credential. Prints one JSON
+summary; exits non-zero when a check fails. Standard library only."""
+import argparse
+import json
+import os
+import pwd
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(__file__))
+from meshlab import Node, Watch, read_events, wait_neighbours  # noqa: E402
+
+PREFIX, MESH = "relaychat/v1", "ci"
+failures = []
+
+
+def check(ok, what):
+    print(("ok   " if ok else "FAIL ") + what, flush=True)
+    if not ok:
+        failures.append(what)
+
+
+def free_port(kind=socket.SOCK_STREAM):
+    with socket.socket(socket.AF_INET, kind) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Broker:
+    def __init__(self, work, port, name="broker", extra=""):
+        self.port, self.dir = port, os.path.join(work, name)
+        os.makedirs(self.dir, exist_ok=True)
+        self.conf = os.path.join(self.dir, "mosquitto.conf")
+        with open(self.conf, "w") as f:
+            # Persistence keeps the gateways' sessions (subscriptions, QoS 1 messages) across the
+            # outage; `user` stops mosquitto from dropping to a user that cannot write here.
+            f.write(f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence true\n"
+                    f"persistence_location {self.dir}/\nautosave_interval 1\nmax_queued_messages 10000\n"
+                    f"user {pwd.getpwuid(os.getuid()).pw_name}\n" + extra)
+        self.proc = None
+
+    def start(self):
+        log = open(os.path.join(self.dir, "mosquitto.log"), "ab")
+        self.proc = subprocess.Popen(["mosquitto", "-c", self.conf], stdout=log, stderr=log)
+        log.close()
+        deadline = time.time() + 10
+        while time.time() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), 0.2).close()  # TCP accept, before any TLS
+                return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("mosquitto did not listen")
+
+    def kill(self):
+        if self.proc and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def bridge_flags(port):
+    return ["--mqtt", "true", "--mqtt-host", "127.0.0.1", "--mqtt-port", str(port), "--mqtt-mesh", MESH]
+
+
+def deliveries(watch_files, since=0.0):
+    """{node name: {messageID: count}} of message events recorded after `since` (wall time)."""
+    out = {}
+    for name, path in watch_files.items():
+        counts = {}
+        for event in read_events(path):
+            counts[event.get("messageID")] = counts.get(event.get("messageID"), 0) + 1
+        out[name] = counts
+    return out
+
+
+def wait_for(predicate, seconds, step=0.25):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        if predicate():
+            return True
+        time.sleep(step)
+    return predicate()
+
+
+def bridge_status(node):
+    return ((node.status() or {}).get("bridge") or {})
+
+
+def tls_phase(args, work):
+    """Two lone gateways on a TLS broker (a throwaway CA) that wants a password: a broadcast crosses;
+    a gateway with a wrong password stays out, says why, and never shows the password."""
+    tls = os.path.join(work, "tls")
+    os.makedirs(tls)
+    run = lambda *cmd: subprocess.run(cmd, cwd=tls, check=True, capture_output=True)
+    run("openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1",
+        "-subj", "/CN=meshnode test CA", "-keyout", "ca.key", "-out", "ca.pem")
+    run("openssl", "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-subj", "/CN=localhost",
+        "-keyout", "server.key", "-out", "server.csr")
+    with open(os.path.join(tls, "san.ext"), "w") as f:
+        f.write("subjectAltName=DNS:localhost,IP:127.0.0.1\n")
+    run("openssl", "x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-days", "1",
+        "-extfile", "san.ext", "-out", "server.pem")
+    run("mosquitto_passwd", "-b", "-c", "passwd", "gateway", "s3cret-Pa55")
+    for name in ("server.key", "passwd"):
+        os.chmod(os.path.join(tls, name), 0o600)
+    port = free_port()
+    broker = Broker(work, port, "tls-broker", f"cafile {tls}/ca.pem\ncertfile {tls}/server.pem\nkeyfile {tls}/server.key\n"
+                    f"password_file {tls}/passwd\n".replace("allow_anonymous true", ""))
+    with open(broker.conf) as f:
+        conf = f.read().replace("allow_anonymous true", "allow_anonymous false")
+    with open(broker.conf, "w") as f:
+        f.write(conf)
+    broker.start()
+    credentials = os.path.join(work, "credentials")
+    os.makedirs(credentials)
+    with open(os.path.join(credentials, "mqtt-password"), "w") as f:
+        f.write("s3cret-Pa55\n")
+    with open(os.path.join(credentials, "wrong-password"), "w") as f:
+        f.write("not-it\n")
+    base = ["--mqtt", "true", "--mqtt-host", "localhost", "--mqtt-port", str(port), "--mqtt-mesh", "tls",
+            f"--mqtt.ca_file={tls}/ca.pem", "--mqtt.username=gateway"]
+    lone = {
+        "x": Node(args.bin, work, "x", free_port(socket.SOCK_DGRAM), [], base + ["--mqtt.password_file=mqtt-password"]),
+        "y": Node(args.bin, work, "y", free_port(socket.SOCK_DGRAM), [], base + ["--mqtt.password_file=mqtt-password"]),
+        "z": Node(args.bin, work, "z", free_port(socket.SOCK_DGRAM), [], base + ["--mqtt.password_file=wrong-password"]),
+    }
+    os.environ["CREDENTIALS_DIRECTORY"] = credentials
+    try:
+        for node in lone.values():
+            node.start()
+    finally:
+        del os.environ["CREDENTIALS_DIRECTORY"]
+    watch = None
+    try:
+        check(wait_for(lambda: all(bridge_status(lone[n]).get("state") == "connected" for n in ("x", "y")), 30),
+              "TLS and password: both gateways connected")
+        path = os.path.join(work, "y.watch")
+        watch = Watch(lone["y"], path)
+        time.sleep(1)
+        _, mid = lone["x"].send("over TLS")
+        check(wait_for(lambda: deliveries({"y": path})["y"].get(mid, 0) == 1, 15), "TLS: a broadcast crosses between lone gateways")
+        status = bridge_status(lone["z"])
+        check(status.get("state") != "connected" and bool(status.get("lastError")),
+              f"a wrong password stays out and says why ({status.get('state')}: {status.get('lastError')})")
+        leaked = []
+        for node in lone.values():
+            printed = subprocess.run([os.path.join(args.bin, "meshnoded"), "--print-config"] + node.extra,
+                                     capture_output=True, text=True).stdout
+            with open(os.path.join(node.dir, "meshnoded.log")) as f:
+                log = f.read()
+            shown = json.dumps(node.status() or {})
+            leaked += [node.name for text in (printed, log, shown) if "s3cret" in text or "not-it" in text]
+        check(not leaked, f"the password is in no log, --print-config or status ({leaked})")
+    finally:
+        if watch:
+            watch.stop()
+        for node in lone.values():
+            node.stop()
+        broker.kill()
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--bin", required=True)
+    parser.add_argument("--out", default=None)
+    parser.add_argument("--keep", action="store_true", help="keep the work folder")
+    args = parser.parse_args()
+    work = tempfile.mkdtemp(prefix="meshnode-mqtt.")
+    started = time.time()
+    summary = {"work": work}
+    broker = Broker(work, free_port())
+    broker.start()
+    ports = {name: free_port(socket.SOCK_DGRAM) for name in ("a1", "b1", "c1", "a2", "b2")}
+    flags = bridge_flags(broker.port)
+    # Island 1: a1 (gateway) - b1 - c1 in a line; island 2: a2 (gateway) - b2. No UDP link between islands.
+    nodes = {
+        "a1": Node(args.bin, work, "a1", ports["a1"], [], flags),
+        "b1": Node(args.bin, work, "b1", ports["b1"], [ports["a1"]]),
+        "c1": Node(args.bin, work, "c1", ports["c1"], [ports["b1"]]),
+        "a2": Node(args.bin, work, "a2", ports["a2"], [], flags),
+        "b2": Node(args.bin, work, "b2", ports["b2"], [ports["a2"]]),
+    }
+    island = {"a1": 1, "b1": 1, "c1": 1, "a2": 2, "b2": 2}
+    watches = {}
+    try:
+        for node in nodes.values():
+            node.start()
+        check(wait_neighbours({nodes["a1"]: 1, nodes["b1"]: 2, nodes["c1"]: 1, nodes["a2"]: 1, nodes["b2"]: 1}, 60),
+              "both islands formed")
+        check(wait_for(lambda: bridge_status(nodes["a1"]).get("state") == "connected"
+                       and bridge_status(nodes["a2"]).get("state") == "connected", 20), "both gateways connected")
+        files = {name: os.path.join(work, f"{name}.watch") for name in nodes}
+        for name, node in nodes.items():
+            watches[name] = Watch(node, files[name])
+        time.sleep(1)
+        ids = {name: node.node_id() for name, node in nodes.items()}
+
+        sent = {}  # messageID -> (sender, wall time)
+
+        def send_round(tag, senders, directs):
+            """Broadcasts from `senders`, direct messages for (from, to) pairs; returns expectations."""
+            expected = []  # (messageID, {node: 1 for the nodes it is for})
+            for name in senders:
+                at, mid = nodes[name].send(f"{tag} broadcast from {name}")
+                sent[mid] = (name, at)
+                expected.append((mid, {n: 1 for n in nodes if n != name}, f"{tag} broadcast {name}"))
+            for src, dst in directs:
+                at, mid = nodes[src].send(f"{tag} direct {src}->{dst}", to=ids[dst])
+                sent[mid] = (src, at)
+                expected.append((mid, {dst: 1}, f"{tag} direct {src}->{dst}"))
+            return expected
+
+        def latencies():
+            """Send-to-delivery seconds of phases 1 and 2, across the broker and within an island."""
+            across, local = [], []
+            for name, path in files.items():
+                for event in read_events(path):
+                    if event.get("messageID") in sent:
+                        src, at = sent[event["messageID"]]
+                        (across if island[src] != island[name] else local).append(event["time"] - at)
+            pick = lambda values, q: round(sorted(values)[min(len(values) - 1, int(q * len(values)))], 3) if values else None
+            return {"across_n": len(across), "across_p50_s": pick(across, 0.5), "across_p95_s": pick(across, 0.95),
+                    "local_n": len(local), "local_p50_s": pick(local, 0.5), "local_p95_s": pick(local, 0.95)}
+
+        def verify(expected, label, seconds=20):
+            def complete():
+                got = deliveries(files)
+                return all(all(got[n].get(mid, 0) >= 1 for n in want) for mid, want, _ in expected)
+            wait_for(complete, seconds)
+            time.sleep(2)  # late duplicates would show now
+            got = deliveries(files)
+            bad = []
+            for mid, want, what in expected:
+                if mid is None:
+                    bad.append(f"{what}: not sent")
+                    continue
+                for n in nodes:
+                    count = got[n].get(mid, 0)
+                    if count != want.get(n, 0):
+                        bad.append(f"{what}: {count}x at {n}")
+            check(not bad, f"{label}: {len(expected)} messages, each delivered exactly once where it is for"
+                  + (f" ({'; '.join(bad[:6])})" if bad else ""))
+            return not bad
+
+        # Keys cross with the first broadcasts (a chat body carries its origin's keys).
+        verify(send_round("warmup", list(nodes), []), "phase 1 broadcasts, every node to every node")
+        directs = [("c1", "b2"), ("b2", "c1"), ("a1", "a2"), ("b2", "b1")]
+        verify(send_round("p1", ["c1", "b2"], directs), "phase 1 direct messages both ways")
+        hops = [e.get("hops") for e in read_events(files["b2"]) if "warmup broadcast from c1" in (e.get("text") or "")]
+        check(hops == [1], f"re-based at the far gateway: c1's broadcast (2 hops in island 1) reaches b2 with 1 hop ({hops})")
+
+        # Phase 2: b1 becomes a second gateway of island 1 (same identity and seen journal).
+        watches["b1"].stop()
+        nodes["b1"].stop()
+        nodes["b1"].extra = flags
+        nodes["b1"].start()
+        check(wait_neighbours({nodes["b1"]: 2}, 30), "b1 back as a second gateway")
+        check(wait_for(lambda: bridge_status(nodes["b1"]).get("state") == "connected", 20), "b1 connected")
+        watches["b1"] = Watch(nodes["b1"], files["b1"])
+        time.sleep(1)
+        verify(send_round("p2", list(nodes), directs), "phase 2 (two gateways in island 1): broadcasts and direct")
+
+        summary["latency"] = latencies()
+        # Phase 3: the broker is killed for 10 s while both islands send.
+        outage_start = time.time()
+        broker.kill()
+        time.sleep(1)
+        local = []
+        outage = []
+        for i in range(4):
+            _, mid = nodes["c1"].send(f"outage direct c1->b2 {i}", to=ids["b2"])
+            outage.append((mid, {"b2": 1}, f"outage direct c1->b2 {i}"))
+            _, mid = nodes["b2"].send(f"outage direct b2->c1 {i}", to=ids["c1"])
+            outage.append((mid, {"c1": 1}, f"outage direct b2->c1 {i}"))
+            _, mid = nodes["c1"].send(f"outage local b1 {i}", to=ids["b1"])
+            local.append(mid)
+            time.sleep(1.5)
+        status = bridge_status(nodes["a1"])
+        summary["during_outage_status"] = status
+        check(status.get("state") in ("reconnecting", "connecting") and status.get("queued", 0) >= 1,
+              f"gateway a1 shows the outage: {status}")
+        check(wait_for(lambda: all(deliveries(files)["b1"].get(m, 0) == 1 for m in local), 5),
+              "island 1 delivers locally during the outage")
+        while time.time() < outage_start + 10:
+            time.sleep(0.1)
+        broker.start()
+        reconnect_at = time.time()
+        verify(outage, "phase 3: direct messages sent during a 10 s broker outage", seconds=45)
+        summary["outage_delivered_after_s"] = round(time.time() - reconnect_at - 2, 1)
+
+        # Phase 4: a hostile publisher with broker credentials.
+        capture = os.path.join(work, "captured.env")
+
+        def capture_broadcast(text):
+            """Sends a broadcast from c1 and returns its envelope as the broker carried it."""
+            sub = subprocess.Popen(["mosquitto_sub", "-p", str(broker.port), "-h", "127.0.0.1", "-V", "mqttv5", "-C", "1",
+                                    "-N", "-t", f"{PREFIX}/{MESH}/broadcast"], stdout=open(capture, "wb"))
+            time.sleep(0.5)
+            nodes["c1"].send(text)
+            sub.wait(10)
+            return open(capture, "rb").read()
+
+        envelope = capture_broadcast("to be replayed")
+        # mosquitto_pub -l sends one message per line: the flood's base must hold no newline.
+        for k in range(20):
+            flood_base = capture_broadcast(f"flood base {k}")
+            if b"\n" not in flood_base:
+                break
+        forged = bytearray(envelope)
+        forged[4] ^= 0x01  # the first message ID byte: a new message whose signature does not match
+        forged_file = os.path.join(work, "forged.env")
+        open(forged_file, "wb").write(forged)
+        big = os.path.join(work, "big.bin")
+        open(big, "wb").write(os.urandom(70_000))
+        before = {n: (nodes[n].stats() or {}).get("counters", {}) for n in ("a2",)}
+        pub = ["mosquitto_pub", "-p", str(broker.port), "-h", "127.0.0.1", "-V", "mqttv5", "-t", f"{PREFIX}/{MESH}/broadcast"]
+        subprocess.run(pub + ["-m", "garbage"], check=True)
+        subprocess.run(pub + ["-f", big], check=True)
+        subprocess.run(pub + ["-f", capture], check=True)
+        subprocess.run(pub + ["-f", forged_file], check=True)
+        subprocess.run(pub[:-1] + [f"{PREFIX}/{MESH}/direct/not-a-node-id", "-m", "x"], check=True)
+        flood_lines = 10_000
+        flood = subprocess.Popen(pub + ["-l", "-q", "0"], stdin=subprocess.PIPE)
+        probes = []
+        flood_start = time.time()
+        chunk = b"".join(b"flood-%06d\n" % i for i in range(flood_lines))
+        flood.stdin.write(chunk)
+        flood.stdin.close()
+        for i in range(10):
+            _, mid = nodes["b2"].send(f"probe {i}")
+            probes.append(mid)
+            time.sleep(0.2)
+        flood.wait(60)
+        summary["flood_publish_s"] = round(time.time() - flood_start, 2)
+        # Then well-formed envelopes claiming gateway a1, each a new message ID (so a forged
+        # signature), one mosquitto_pub each (its -l mode cuts binary payloads at NUL bytes): the
+        # gateway share and the total stop all but their bursts before the engine.
+        flood_dir = os.path.join(work, "forged-flood")
+        os.makedirs(flood_dir)
+        variants = []
+        for i in range(1500):
+            v = bytearray(flood_base)
+            v[4:8] = (0x40000000 + i).to_bytes(4, "big")
+            path = os.path.join(flood_dir, f"{i}.env")
+            open(path, "wb").write(v)
+            variants.append(path)
+        summary["forged_flood_sent"] = len(variants)
+        forged_start = time.time()
+        forged_flood = subprocess.Popen(["xargs", "-P", "8", "-I", "{}"] + pub + ["-f", "{}"], stdin=subprocess.PIPE,
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        forged_flood.stdin.write("\n".join(variants).encode() + b"\n")
+        forged_flood.stdin.close()
+        for i in range(10, 20):
+            _, mid = nodes["b2"].send(f"probe {i}")
+            probes.append(mid)
+            time.sleep(0.2)
+        forged_flood.wait(120)
+        forged_seconds = time.time() - forged_start
+        summary["forged_flood_publish_s"] = round(forged_seconds, 2)
+        time.sleep(3)
+        got = deliveries(files)
+        probe_ok = sum(1 for m in probes if got["a2"].get(m, 0) == 1)
+        check(probe_ok >= len(probes), f"island 2's probes during the floods: {probe_ok}/{len(probes)} delivered at a2")
+        mqtt = (nodes["a2"].stats() or {}).get("counters", {}).get("mqtt", {})
+        summary["a2_mqtt"] = mqtt
+        check(mqtt.get("dropped_malformed", 0) >= flood_lines, f"flood counted as malformed ({mqtt.get('dropped_malformed')})")
+        check(mqtt.get("dropped_oversized", 0) >= 1, "oversized counted")
+        check(mqtt.get("dropped_bad_topic", 0) >= 1, "foreign topic counted")
+        message = (nodes["a2"].stats() or {}).get("counters", {}).get("message", {})
+        summary["a2_message"] = message
+        check(message.get("dropped_unverifiable", 0) >= 1, f"forged signature counted ({message.get('dropped_unverifiable')})")
+        stopped = mqtt.get("dropped_over_gateway_share", 0) + mqtt.get("dropped_over_total", 0)
+        # What the gateway share lets through in the flood's time: its burst and its rate.
+        allowed = 100 + 20 * forged_seconds + 20
+        summary["forged_flood_admitted_at_most"] = round(allowed)
+        check(stopped >= len(variants) - allowed,
+              f"forged-envelope flood stopped by the budgets before the engine ({stopped} of {len(variants)}, "
+              f"at most {allowed:.0f} let through)")
+        rss = {}
+        for name in ("a1", "a2"):
+            with open(f"/proc/{nodes[name].pid}/status") as f:
+                rss[name] = next(int(line.split()[1]) for line in f if line.startswith("VmHWM:"))
+        summary["gateway_peak_rss_kb"] = rss
+        check(max(rss.values()) < 64 * 1024, f"gateway peak RSS under 64 MB ({rss} kB)")
+        time.sleep(5)  # a1's share refills
+        _, after = nodes["c1"].send("after the flood")
+        check(wait_for(lambda: deliveries(files)["b2"].get(after, 0) == 1, 15), "island 1 reaches island 2 again after the flood")
+        replayed = [e for e in read_events(files["a2"]) if e.get("text") == "to be replayed"]
+        check(len(replayed) == 1, f"replayed envelope delivered once at a2 ({len(replayed)})")
+        for w in watches.values():
+            w.stop()
+        watches.clear()
+        for node in nodes.values():
+            node.stop()
+        broker.kill()
+        tls_phase(args, work)
+        summary["seconds"] = round(time.time() - started, 1)
+        summary["failures"] = failures
+    finally:
+        for w in watches.values():
+            w.stop()
+        for node in nodes.values():
+            node.stop()
+        broker.kill()
+        if args.out:
+            with open(args.out, "w") as f:
+                json.dump(summary, f, indent=1)
+        print(json.dumps({k: v for k, v in summary.items() if k != "work"}, indent=1))
+        if not args.keep and not failures:
+            shutil.rmtree(work, ignore_errors=True)
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
