@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "DBusKit", targets: ["DBusKit"]),
         .library(name: "MeshConfig", targets: ["MeshConfig"]),
         .library(name: "MeshService", targets: ["MeshService"]),
+        .library(name: "Mailbox", targets: ["Mailbox"]),
         .library(name: "MQTTBridge", targets: ["MQTTBridge"]),
         // What the measurement tools of Benchmarks/ (a separate package, never built here) link.
         .library(name: "MeshLink", targets: ["MeshLink"]),
@@ -27,13 +28,15 @@ let package = Package(
         .library(name: "CAllocationCounter", targets: ["CAllocationCounter"]),
     ],
     targets: [
-        // C system libraries (Debian: libdbus-1-dev, libssl-dev, libsystemd-dev).
+        // C system libraries (Debian: libdbus-1-dev, libssl-dev, libsystemd-dev, libsqlite3-dev).
         .systemLibrary(name: "CDBus", path: "Sources/CDBus", pkgConfig: "dbus-1",
                        providers: [.apt(["libdbus-1-dev"])]),
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "libcrypto",
                        providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd",
                        providers: [.apt(["libsystemd-dev"])]),
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
+                       providers: [.apt(["libsqlite3-dev"])]),
         // libmosquitto (MQTT 5), the MQTT bridge's client (Debian: libmosquitto-dev).
         .systemLibrary(name: "CMosquitto", path: "Sources/CMosquitto", pkgConfig: "libmosquitto",
                        providers: [.apt(["libmosquitto-dev"])]),
@@ -51,8 +54,13 @@ let package = Package(
         .target(name: "Fragmenter"),
         .target(name: "MeshCrypto", dependencies: ["COpenSSL", "MeshProtocol"]),
         .target(name: "Flooding", dependencies: ["MeshProtocol"]),
+        // Mailboxes (issue 22): held direct messages for absent recipients; the decisions as a pure
+        // value (MailboxIndex), the envelopes in SQLite (MailboxStore).
+        .target(name: "Mailbox", dependencies: ["CSQLite", "MeshProtocol"]),
         .target(name: "MeshNode", dependencies: ["MeshProtocol", "MeshLink", "Fragmenter", "MeshCrypto", "Flooding"]),
-        .target(name: "MeshSim", dependencies: ["MeshProtocol", "MeshLink", "MeshCrypto", "MeshNode"]),
+        // What a node does with its mailbox each tick, the same in meshnoded and the simulator.
+        .target(name: "MailboxCourier", dependencies: ["Mailbox", "MeshNode", "MeshLink", "MeshProtocol"]),
+        .target(name: "MeshSim", dependencies: ["MeshProtocol", "MeshLink", "MeshCrypto", "MeshNode", "Mailbox", "MailboxCourier"]),
         // libdbus-1 made safe: connection and event loop, messages, typed values, bounded decoding,
         // exported object trees and introspection. Knows nothing of BlueZ.
         .target(name: "DBusKit", dependencies: ["CDBus", "PosixThread"]),
@@ -72,7 +80,7 @@ let package = Package(
         .target(name: "MeshConfig", dependencies: ["MeshProtocol", "MeshLink", "Flooding", "MeshNode", "UDPTransport", "ControlProtocol"]),
         .target(name: "MeshService", dependencies: [
             "MeshProtocol", "MeshLink", "Fragmenter", "MeshCrypto", "Flooding", "MeshNode", "GATTBridge", "UDPTransport",
-            "ControlProtocol", "MeshConfig", "CSystemd", "CTimerFD", "PosixThread", "MQTTBridge",
+            "ControlProtocol", "MeshConfig", "CSystemd", "CTimerFD", "PosixThread", "Mailbox", "MailboxCourier", "MQTTBridge",
         ]),
 
         // Executables.
@@ -98,7 +106,10 @@ let package = Package(
         .testTarget(name: "FragmenterTests", dependencies: ["MeshProtocol", "Fragmenter"]),
         .testTarget(name: "MeshCryptoTests", dependencies: ["MeshProtocol", "MeshCrypto"]),
         .testTarget(name: "FloodingTests", dependencies: ["MeshProtocol", "Flooding"]),
-        .testTarget(name: "MeshNodeTests", dependencies: ["MeshProtocol", "MeshLink", "MeshCrypto", "Flooding", "MeshNode", "MeshSim"]),
+        .testTarget(name: "MailboxTests", dependencies: ["MeshProtocol", "Mailbox"]),
+        .testTarget(name: "MeshNodeTests", dependencies: [
+            "MeshProtocol", "MeshLink", "MeshCrypto", "Flooding", "MeshNode", "MeshSim", "Mailbox", "MailboxCourier",
+        ]),
         .testTarget(name: "GATTBridgeTests", dependencies: ["MeshLink", "DBusKit", "GATTBridge"]),
         .testTarget(name: "MeshServiceTests", dependencies: [
             "MeshProtocol", "MeshCrypto", "Flooding", "MeshNode", "MeshService", "MeshConfig", "ControlProtocol", "RelayctlKit", "Doctor",

@@ -35,6 +35,10 @@ let package = Package(
             .product(name: "MeshCrypto", package: "MeshNode"), .product(name: "Fragmenter", package: "MeshNode"),
             .product(name: "UDPTransport", package: "MeshNode"),
         ]),
+        // Mailbox store costs: deposits per second, bytes written per held message, hand-over bookkeeping.
+        .executableTarget(name: "mailboxbench", dependencies: [
+            .product(name: "Mailbox", package: "MeshNode"), .product(name: "MeshProtocol", package: "MeshNode"),
+        ]),
         // The engine alone on Benchmarks/scripts/daemon-cpu.sh's flood, beside meshnoded's whole-process CPU.
         .executableTarget(name: "enginecpu", dependencies: [
             .product(name: "MeshProtocol", package: "MeshNode"), .product(name: "MeshLink", package: "MeshNode"),

@@ -23,7 +23,7 @@ _relayctl()
     fi
 
     # ControlCommandTests checks this list against ControlCommand (every command) plus help.
-    local commands="send peers stats status id watch lookup doctor help"
+    local commands="send peers stats status id mailbox watch lookup doctor help"
     local global="--json --socket --help"
     local command="" socket_args=() i
     for ((i = 1; i < cword; i++)); do

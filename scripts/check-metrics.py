@@ -18,6 +18,7 @@ KIND_GROUPS = {"message", "join", "heartbeat", "profile", "keyExchange", "keyReq
 GAUGES = {"engine.seen_cache_ids", "engine.buffered_fragment_bytes", "engine.neighbours", "engine.known_nodes",
           "engine.held_messages", "engine.held_bytes", "engine.clock_synchronised", "engine.clock_votes",
           "engine.clock_behind_ms", "engine.clock_ahead_ms", "inbox.waiting_frames", "control.connected_clients",
+          "mailbox.held", "mailbox.held_bytes", "mailbox.recipients", "mailbox.database_bytes",
           "mqtt.queue_depth", "lookup.in_flight", "lookup.waiting_messages"}
 
 

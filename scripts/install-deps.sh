@@ -5,7 +5,7 @@ set -euo pipefail
 # Build: the -dev packages (libmosquitto-dev: the MQTT bridge). Tests: python3-prometheus-client (the metrics parser),
 # mosquitto and mosquitto-clients (scripts/test-mqtt.sh's broker and hostile publisher), man-db and
 # groff-base (man --warnings -l), bash-completion, faketime (the wrong-clock daemon test). Packaging (make deb): dpkg-dev, lintian.
-packages=(libdbus-1-dev libssl-dev libsystemd-dev pkg-config dbus python3 python3-prometheus-client
+packages=(libdbus-1-dev libssl-dev libsystemd-dev libsqlite3-dev pkg-config dbus python3 python3-prometheus-client
   man-db groff-base bash-completion faketime dpkg-dev lintian libmosquitto-dev mosquitto mosquitto-clients "$@")
 missing=()
 for p in "${packages[@]}"; do

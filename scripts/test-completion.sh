@@ -56,7 +56,7 @@ for mode in plain bash-completion; do
         # shellcheck disable=SC1091
         source "$root/completion/relayctl.bash"
         complete -p relayctl | grep -q -- '-F _relayctl relayctl' || { echo "FAIL: complete -p relayctl"; exit 1; }
-        expect "--help --json --socket doctor help id lookup peers send stats status watch" relayctl ""
+        expect "--help --json --socket doctor help id lookup mailbox peers send stats status watch" relayctl ""
         expect "send stats status" relayctl s
         expect "--help --json --openmetrics --prometheus --socket" relayctl stats --
         expect "--openmetrics" relayctl --json stats --o

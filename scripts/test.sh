@@ -2,7 +2,8 @@
 # Runs the whole MeshNode test suite: installs Debian packages, builds with
 # warnings as errors, runs meshnoded against the real BlueZ in a VM
 # (scripts/test-vm.sh), runs meshnoded.service under systemd in a VM
-# (scripts/test-systemd.sh), the 2-minute soak, forged UDP closes over raw sockets
+# (scripts/test-systemd.sh), the 2-minute soak, the mailbox over real daemons
+# (scripts/mailbox-daemons.sh), forged UDP closes over raw sockets
 # (scripts/forged-closes.sh, as root), then every unit, simulator and process test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,6 +27,8 @@ echo "== soak: ten nodes for 2 minutes with link cuts, restarts, kill -9 and a f
 # Any message delivered twice fails it, kill -9 included: the node keeps its seen cache in
 # seen.journal (OPERATIONS.md, "Seen journal").
 MESHNODE_BIN="$(swift build --show-bin-path)" bash scripts/soak.sh 2 --seed 7 --out .build/soak-results.json
+echo "== mailbox: A - B - D daemons, D away, B kill -9'ed; 20 messages delivered once in order, a replay refused (~1 min)"
+MESHTOOLS_BIN="$MESHTOOLS_BIN" bash scripts/mailbox-daemons.sh "$(swift build --show-bin-path)"
 echo "== forged UDP closes: a raw-socket forger on the A-B link, both ways and one way, then a stop under it"
 if [ "$(id -u)" -eq 0 ]; then
   MESHNODE_BIN="$(swift build --show-bin-path)" bash scripts/forged-closes.sh --directions both,to-b --runs 1 \

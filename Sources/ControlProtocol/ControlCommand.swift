@@ -18,6 +18,8 @@ public enum ControlCommand: String, CaseIterable, Sendable {
     case watch
     /// Show what is known of one node, looking its key up when it is not known.
     case lookup
+    /// Mail held for recipients not in range.
+    case mailbox
     /// Check the machine's set-up; relayctl runs it alone, meshnoded does not serve it.
     case doctor
 
@@ -34,7 +36,7 @@ public enum ControlCommand: String, CaseIterable, Sendable {
         case .lookup: "NODE_ID"
         case .stats: "[--openmetrics]"
         case .doctor: "[--config PATH]"
-        case .peers, .status, .id, .watch: ""
+        case .peers, .status, .id, .mailbox, .watch: ""
         }
     }
 
@@ -47,6 +49,7 @@ public enum ControlCommand: String, CaseIterable, Sendable {
         case .stats: "show counters and memory use (or as metrics)"
         case .status: "show a summary"
         case .id: "show this node's identity"
+        case .mailbox: "list mail held for nodes not in range (never content)"
         case .watch: "stream events"
         case .doctor: "check this machine's set-up (works without meshnoded)"
         }

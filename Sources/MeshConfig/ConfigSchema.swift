@@ -1,10 +1,14 @@
 /// The table of every option meshnoded understands.
 enum ConfigSchema {
     /// Every section, in file order.
-    static let sections = ["node", "transport", "udp", "bluez", "relay", "timers", "seen", "fragments", "hold", "budget", "lookup", "links", "crypto", "mqtt"]
+
 
     /// Every option, in file order.
-    static let options: [ConfigOption] = nodeOptions + linkOptions + engineOptions + admissionOptions + mqttOptions
+
+    static let sections = ["node", "transport", "udp", "bluez", "relay", "timers", "seen", "fragments", "hold", "budget", "lookup", "links", "crypto", "mqtt", "mailbox"]
+
+    /// Every option, in file order.
+    static let options: [ConfigOption] = nodeOptions + linkOptions + engineOptions + admissionOptions + mqttOptions + mailboxOptions
 
     private static let byName: [String: ConfigOption] = Dictionary(
         uniqueKeysWithValues: options.map { ($0.name, $0) })

@@ -28,6 +28,8 @@ public struct DaemonSettings: Equatable, Sendable {
     public var lookup = LookupSettings()
     /// `[links]`: the budget and deadline of links still without link keys.
     public var links = LinkSettings()
+    /// `[mailbox]`: mail kept for recipients who are not in range.
+    public var mailbox = MailboxSettings()
     /// `[mqtt]`: the bridge to other islands through an MQTT broker (off by default).
     public var mqtt = MQTTSettings()
 

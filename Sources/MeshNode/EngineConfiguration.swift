@@ -61,6 +61,11 @@ public struct EngineConfiguration: Sendable {
     public var admission = LinkAdmissionLimits()
     /// How relays are scheduled: plain RelayChat flooding (the engine's default) or managed flooding.
     public var relayScheduler: RelaySchedulerChoice = .plain
+    /// Whether this node keeps direct messages for unreachable recipients (PROTOCOL.md Part G):
+    /// it then reports them as `.mailboxDeposit` events. Off in the engine, on in meshnoded.
+    public var keepsMail = false
+    /// A remote node heard within this long counts as reachable: its mail is relayed, not deposited.
+    public var mailReachWindow: Duration = .seconds(120)
     /// True when this node is a gateway of the MQTT bridge (docs/PROTOCOL.md Part F): messages and
     /// join notices it accepts or originates are also handed to the bridge (``EngineAction/uplink(_:)``),
     /// and it may originate with no radio neighbour.

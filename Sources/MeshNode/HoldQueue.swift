@@ -76,11 +76,14 @@ public struct HoldQueue: Sendable {
     /// Counts envelopes sent again because their link went down.
     public mutating func recordResent(_ count: Int) { counters.resent += UInt64(count) }
 
-    /// Drops everything held for `node` (it departed), counted as expired.
-    public mutating func discard(for node: NodeID) {
-        guard let entries = queues.removeValue(forKey: node) else { return }
+    /// Drops everything held for `node` (it departed), counted as expired; returns it, oldest
+    /// first (a mailbox keeps the direct messages addressed to `node`).
+    @discardableResult
+    public mutating func discard(for node: NodeID) -> [Envelope] {
+        guard let entries = queues.removeValue(forKey: node) else { return [] }
         totalBytes -= bytes.removeValue(forKey: node) ?? 0
         counters.expired += UInt64(entries.count)
+        return entries.map(\.envelope)
     }
 
     /// Drops every envelope held longer than `maxAge`, counted as expired.

@@ -79,10 +79,20 @@ extension MeshEngine {
         // (The bridge is no link: what comes from it teaches nothing about one, nor about mesh time.)
         if reason != .badRoute, !bridged { scheduler.observe(envelope, from: sender, now: now) }
         if let reason {
+            if reason == .looped || reason == .seen { passOwnHeldMessage(envelope, now: now) }
             dropByRule(envelope, reason: reason, from: sender, on: link, now: now)
             return
         }
-        guard router.isFresh(envelope, now: now, localWall: localWall(at: now), clock: clock) else {
+        // Part G: a direct message delivered here before is seen, however long ago (a second
+        // mailbox's copy, a replay); a held one older than the seen cache vouches for is judged
+        // against the mailbox horizon.
+        if envelope.destination == nodeID, deliveries.contains(envelope.messageID, now: timestamp(at: now)) {
+            dropByRule(envelope, reason: .seen, from: sender, on: link, now: now)
+            return
+        }
+        guard router.isFresh(envelope, now: now, localWall: localWall(at: now), clock: clock)
+            || isFreshHeldMessage(envelope, now: now)
+        else {
             dropByRule(envelope, reason: .stale, from: sender, on: link, now: now)
             return
         }
@@ -129,6 +139,7 @@ extension MeshEngine {
                 recentJoins.record(copy, now: now)
             }
             if withinShare, !bridged, let copy = router.relayCopy(of: envelope) { uplink(copy) }
+            if withinShare { _ = offerToMailbox(envelope, depositor: sender, now: now) }
             if let relay { scheduler.schedule(relay, neighbours: readyNeighbourCount(), now: now) }
             flushRelays(now: now)
         case .shorterPath(let relay):
@@ -207,6 +218,7 @@ extension MeshEngine {
                 }
                 learn(envelope, keys: keys, via: sender, now: now)
                 kindCounters[.message].delivered += 1
+                deliveries.insert(envelope.messageID, timestamp: envelope.timestamp, now: timestamp(at: now))
                 emitDelivered(envelope, text: body.text)
             } catch {
                 budgets.penalize(sender, now: now)

@@ -21,7 +21,10 @@ extension MeshEngine {
         let textLength = text.utf8.count
         guard textLength <= ChatBody.maxTextLength else { throw .textTooLong(textLength) }
         guard destination != nodeID else { throw .destinationIsSelf }
-        guard configuration.bridged || !relayTargets().isEmpty else { throw .noNeighbours }
+        // With a mailbox a direct message needs no neighbour: it waits here (Part G).
+        guard configuration.bridged || !relayTargets().isEmpty || (configuration.keepsMail && destination != nil) else {
+            throw .noNeighbours
+        }
         let body = ChatBody(
             signingKey: identity.signingPublicKey.compressed, agreementKey: identity.agreementPublicKey.compressed,
             text: text)
@@ -44,7 +47,8 @@ extension MeshEngine {
         } catch {
             throw .crypto("\(error)")
         }
-        let outcome = originate(envelope, now: now)
+        var outcome = originate(envelope, now: now)
+        outcome.offeredToMailbox = offerToMailbox(envelope, depositor: nodeID, now: now)
         return (outcome, takeActions())
     }
 

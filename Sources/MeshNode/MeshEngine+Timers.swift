@@ -13,7 +13,7 @@ extension MeshEngine {
         closeSilentNeighbours(now: now)
         for node in neighbourTable.departures(now: now, grace: configuration.departureGrace) {
             profiles[node] = nil
-            held.discard(for: node)
+            offerHeldToMailbox(held.discard(for: node), departed: node)
             linkCounters.departures += 1
             emit(.neighbourDeparted(node))
         }
@@ -26,6 +26,7 @@ extension MeshEngine {
         reassemblers.expire(now: now)
         held.expire(now: now)
         knownNodes.expire(now: now)
+        deliveries.removeExpired(now: timestamp(at: now))
         if budgets.count > neighbourTable.neighbours.count + links.count {
             budgets.keep(only: Set(neighbourTable.neighbours.keys).union(links.values.compactMap(\.neighbour)))
         }

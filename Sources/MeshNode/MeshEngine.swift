@@ -54,6 +54,10 @@ public final class MeshEngine {
     var lookupRequesterCounters = KeyLookupCounters()
     /// Mesh time learned from the neighbours (docs/PROTOCOL.md Part C, "Mesh time").
     public internal(set) var clock = MeshClock()
+    /// Direct messages delivered here, remembered for the mailbox horizon (PROTOCOL.md Part G).
+    var deliveries: DirectDeliveryMemory
+    /// Own direct messages a mailbox's copy brought back and this node passed to their recipient.
+    var passedBack: Set<MessageID> = []
     /// Set only through the `@_spi(Benchmark)` seam (BenchmarkSeam.swift); false in production.
     var skipsSignatureChecksForBenchmark = false
 
@@ -101,6 +105,9 @@ public final class MeshEngine {
             capacity: configuration.maxKnownNodes, perNeighbour: configuration.maxKnownNodesPerNeighbour,
             lifetime: configuration.knownNodeLifetime)
         self.budgets = NeighbourBudgets(limits: configuration.budgets)
+        self.deliveries = DirectDeliveryMemory(
+            skewMilliseconds: UInt64(max(0, configuration.freshness.maxClockSkew.components.seconds)) * 1000,
+            vouchedSince: wallClockAtZero)
     }
 
     /// Counters of envelopes held for neighbours without a ready link.

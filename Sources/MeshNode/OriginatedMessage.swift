@@ -8,6 +8,8 @@ public struct OriginatedMessage: Equatable, Sendable {
     public var sentTo: Int
     /// Neighbours in their departure grace it is held for (sent when a link is ready again).
     public var heldFor: Int
+    /// True when its recipient was unreachable and it was offered to this node's mailbox.
+    public var offeredToMailbox = false
     /// True when it waits for a key lookup (docs/PROTOCOL.md Part H) and goes out when the key comes.
     public var waitingForKey: Bool
 

@@ -1,3 +1,5 @@
+import Mailbox
+import MailboxCourier
 import MeshCrypto
 import MeshLink
 import MeshNode
@@ -122,7 +124,26 @@ public final class MeshSimulator {
         nodes[index].engine = MeshEngine(
             identity: nodes[index].identity, configuration: config, wallClockAtZero: wallClocks[index] &+ elapsed,
             random: SplitMix64(seed: random.next()))
+        // A restart is a crash for the mailbox: what the last tick did not commit is gone.
+        nodes[index].mailbox = nil
+        try? openMailbox(index)
         for (connection, spec) in zip(affected, specs) { bringUp(connection, spec: spec) }
+    }
+
+    /// Gives node `index` a mailbox in the SQLite database at `path` (the engines must be
+    /// configured with `keepsMail`). A restart reopens it: what the last tick committed survives.
+    public func keepMail(at index: Int, path: String, limits: MailboxLimits = MailboxLimits()) throws {
+        nodes[index].mailboxPath = path
+        nodes[index].mailboxLimits = limits
+        try openMailbox(index)
+    }
+
+    private func openMailbox(_ index: Int) throws {
+        guard let path = nodes[index].mailboxPath else { return }
+        let engine = nodes[index].engine
+        let store = try MailboxStore.open(path: path, limits: nodes[index].mailboxLimits, now: engine.meshTime(at: now)).store
+        engine.restoreDeliveries(try store.deliveredRecords(), vouchedSince: store.memorySince, now: now)
+        nodes[index].mailbox = MailboxCourier(store: store)
     }
 
     /// Runs `action` at virtual time `time`.
@@ -168,7 +189,10 @@ public final class MeshSimulator {
         case .linkDown(let node, let link):
             handle(.linkDown(link, reason: "peer closed"), node: node)
         case .tick:
-            for index in nodes.indices { perform(nodes[index].engine.tick(now: now), node: index) }
+            for index in nodes.indices {
+                perform(nodes[index].engine.tick(now: now), node: index)
+                tickMailbox(index)
+            }
             queue.push(.tick, at: now + tickInterval)
         case .relayWake(let node, let time):
             guard relayWakeups[node] == time else { return }
@@ -214,6 +238,10 @@ public final class MeshSimulator {
                     at(now + delay) { $0.reconnect(connection, spec: spec) }
                 }
             case .event(let event):
+                if case .mailboxDeposit(let envelope, let depositor) = event, let mailbox = nodes[node].mailbox {
+                    _ = mailbox.deposit(envelope, depositor: depositor, meshNow: nodes[node].engine.meshTime(at: now))
+                }
+                if case .delivered(let message) = event { nodes[node].mailbox?.noteDelivered(message, engine: nodes[node].engine) }
                 nodes[node].events.append(event)
                 if case .delivered(let message) = event {
                     nodes[node].delivered.append(message)
@@ -224,6 +252,18 @@ public final class MeshSimulator {
             }
         }
         armRelayWakeup(node)
+    }
+
+    private func tickMailbox(_ index: Int) {
+        guard let mailbox = nodes[index].mailbox else { return }
+        _ = mailbox.tick(
+            engine: nodes[index].engine, now: now,
+            send: { frame, link in
+                guard nodes[index].endpoints[link] != nil else { return false }
+                transmit(frame, from: index, on: link)
+                return true
+            },
+            perform: { perform($0, node: index) })
     }
 
     /// Wakes a node when its relay scheduler next has a relay due, between ticks.

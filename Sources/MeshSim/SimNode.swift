@@ -1,3 +1,5 @@
+import Mailbox
+import MailboxCourier
 import MeshCrypto
 import MeshLink
 import MeshNode
@@ -21,6 +23,12 @@ public struct SimNode {
     public internal(set) var transfersSent: [UInt8: Int] = [:]
     /// This node's links, by link ID.
     var endpoints: [LinkID: SimEndpoint] = [:]
+    /// The node's mailbox when it keeps mail (`MeshSimulator.keepMail(at:path:)`), reopened on restart.
+    public internal(set) var mailbox: MailboxCourier?
+    /// Where the mailbox's database lives.
+    var mailboxPath: String?
+    /// The mailbox's limits.
+    var mailboxLimits = MailboxLimits()
 
     /// The node's ID.
     public var nodeID: NodeID { identity.nodeID }

@@ -76,6 +76,7 @@ public enum RelayctlArguments {
         case .watch: parsed = .watch
         case .status: parsed = .status
         case .id: parsed = .id
+        case .mailbox: parsed = .mailbox
         case .doctor: parsed = .doctor(config: config, socket: explicitSocket)
         }
         if command != .send, command != .lookup, !words.isEmpty {

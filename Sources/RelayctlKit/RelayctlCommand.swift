@@ -18,6 +18,8 @@ public enum RelayctlCommand: Equatable, Sendable {
     case status
     /// Show this node's identity.
     case id
+    /// List mail held for recipients not in range.
+    case mailbox
     /// Check this machine's set-up; `config` is meshnoded's configuration file, `socket` a socket
     /// given by `--socket` or `RELAYCTL_SOCKET` (nil: the configuration's).
     case doctor(config: String?, socket: String?)

@@ -62,6 +62,12 @@ public enum RelayctlHelp {
             body = "Shows node ID, name, transport, state, uptime, neighbour and known-node counts, version."
         case .id?:
             body = "Shows this node's ID, short ID, fingerprint and public keys."
+        case .mailbox?:
+            body = """
+            Lists the mail this node holds for nodes not in range, one line per recipient: its
+            short ID, messages, envelope bytes and the age of the oldest. Never content: the
+            messages are sealed for their recipients. See meshnoded.conf(5), [mailbox].
+            """
         case .doctor?:
             body = """
             Checks this machine's set-up, one line per check, each OK, SKIP, WARN or FAIL with what

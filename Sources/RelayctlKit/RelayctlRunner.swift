@@ -54,6 +54,10 @@ public struct RelayctlRunner: Sendable {
             let reply = try client.request(ControlRequest(.send, text: text, to: to), as: SendReport.self)
             guard reply.ok, let sent = reply.result else { return refused(reply.error) }
             if sent.waitingForKey == true, let to { return try awaitSend(sent, to: to, client: client, json: json) }
+            if sent.heldInMailbox == true, !json {
+                err("relayctl: the recipient is not in range; the message is held in this node's mailbox "
+                    + "and handed over when it is back (relayctl mailbox)\n")
+            }
             if sent.heldFor > 0, !json {
                 err("relayctl: sent to \(sent.sentTo) neighbour(s) now; held for \(sent.heldFor) whose link is down, "
                     + "sent when it is back\n")
@@ -69,6 +73,7 @@ public struct RelayctlRunner: Sendable {
             }
         case .status: return try ask(client, ControlRequest(.status), StatusReport.self, json, formatter.status)
         case .id: return try ask(client, ControlRequest(.id), IdentityReport.self, json, formatter.identity)
+        case .mailbox: return try ask(client, ControlRequest(.mailbox), MailboxReport.self, json, formatter.mailbox)
         case .watch: return try watch(client, json: json)
         case .help, .doctor: return .ok
         }

@@ -64,6 +64,19 @@ public struct ReportFormatter: Sendable {
             + "\nRemote nodes (\(report.remote.count)):\n" + (report.remote.isEmpty ? "  none\n" : remote.rendered())
     }
 
+    /// One line per recipient with mail held: short ID, messages, bytes, age of the oldest.
+    public func mailbox(_ report: MailboxReport) -> String {
+        guard report.enabled else { return "The mailbox is off ([mailbox] enabled = false, or its database could not be opened).\n" }
+        var table = TextTable(headers: ["RECIPIENT", "MESSAGES", "BYTES", "OLDEST"], alignments: [.left, .right, .right, .right])
+        for recipient in report.recipients {
+            table.append([recipient.shortID, String(recipient.count), Self.bytes(UInt64(recipient.bytes)),
+                          Self.duration(recipient.oldestAgeSeconds) + " ago"])
+        }
+        let total = report.recipients.reduce(0) { $0 + $1.count }
+        return "Held for \(report.recipients.count) recipient(s), \(total) message(s); database \(Self.bytes(UInt64(report.databaseBytes))):\n"
+            + (report.recipients.isEmpty ? "  none\n" : table.rendered())
+    }
+
     /// Uptime and memory, then every counter.
     public func stats(_ report: StatsReport) -> String {
         var table = TextTable(headers: ["GROUP", "COUNTER", "VALUE"], alignments: [.left, .left, .right])

@@ -21,10 +21,10 @@ struct ControlCommandTests {
         String(decoding: ControlRequestHandler(node: FakeNode()).handle(Array(line.utf8)).reply, as: UTF8.self)
     }
 
-    @Test("an unknown command, and doctor, get the unknown_command reply byte for byte as before (lookup added last)")
+    @Test("an unknown command, and doctor, get the unknown_command reply byte for byte as before (lookup, mailbox added last)")
     func unknownCommandReply() {
         let expected = #"{"error":{"code":"unknown_command","message":"unknown command; expected one of "#
-            + #"send, peers, stats, status, id, watch, lookup"},"id":7,"ok":false}"# + "\n"
+            + #"send, peers, stats, status, id, watch, lookup, mailbox"},"id":7,"ok":false}"# + "\n"
         #expect(Self.reply(to: #"{"id":7,"command":"reboot"}"#) == expected)
         #expect(Self.reply(to: #"{"id":7,"command":"doctor"}"#) == expected)
         #expect(Self.reply(to: #"{"id":7,"command":"help"}"#) == expected)
@@ -50,6 +50,7 @@ struct ControlCommandTests {
         case .stats: .stats
         case .status: .status
         case .id: .id
+        case .mailbox: .mailbox
         case .watch: .watch
         case .doctor: .doctor(config: nil, socket: nil)
         }

@@ -37,6 +37,7 @@ struct ControlRequestHandler: Sendable {
         case .stats?: return success(request.id, node.stats())
         case .status?: return success(request.id, node.status())
         case .id?: return success(request.id, node.identity())
+        case .mailbox?: return success(request.id, node.mailbox())
         case .watch?:
             var outcome = success(request.id, WatchReport())
             outcome.startsWatch = true
@@ -60,7 +61,8 @@ struct ControlRequestHandler: Sendable {
         do throws(ControlFailure) {
             let sent = try node.send(text: text, to: destination)
             return success(request.id, SendReport(
-                messageID: sent.messageID, sentTo: sent.sentTo, heldFor: sent.heldFor, waitingForKey: sent.waitingForKey))
+                messageID: sent.messageID, sentTo: sent.sentTo, heldFor: sent.heldFor, waitingForKey: sent.waitingForKey,
+                heldInMailbox: sent.offeredToMailbox))
         } catch {
             return failure(request.id, error.code, error.description)
         }

@@ -21,10 +21,17 @@ public protocol NodeControlling: Sendable {
     func status() -> StatusReport
     /// This node's identity.
     func identity() -> IdentityReport
+    /// Mail held for recipients not in range, per recipient.
+    func mailbox() -> MailboxReport
     /// Registers a sink for events; returns a token for `removeWatcher`.
     ///
     /// The sink may be called from any thread and must return quickly.
     func addWatcher(_ sink: @escaping @Sendable (WatchEvent) -> Void) -> UInt64
     /// Removes a sink; no call starts after this returns.
     func removeWatcher(_ token: UInt64)
+}
+
+extension NodeControlling {
+    /// A node without a mailbox (test doubles).
+    public func mailbox() -> MailboxReport { MailboxReport(enabled: false, recipients: [], databaseBytes: 0) }
 }

@@ -32,9 +32,10 @@ public enum DaemonRunner {
             wallClockAtZero: Self.wallClockMilliseconds())
         let seenStore = SeenCacheStore(directory: config.node.stateDirectory, capacity: config.seen.capacity)
         let journal = restoreSeenCache(from: seenStore, config: config, into: engine, logger: logger)
+        let mailbox = openMailbox(config: config, engine: engine, logger: logger)
         let runtime = NodeRuntime(
             identity: identity, engine: engine, transport: transport, transportName: config.transport.kind.rawValue,
-            logger: logger, journal: journal)
+            logger: logger, journal: journal, mailbox: mailbox)
         let server = ControlServer(configuration: ControlServerConfiguration(config.node), node: runtime, logger: logger)
         runtime.addControlCounters { CounterDictionary.make(from: server.counters()) }
         do throws(UnixSocketError) {

@@ -21,6 +21,8 @@ extension DaemonSettings {
             deniedNodes: nodeDeny, allowedNodes: nodeAllow)
         configuration.admission = links.limits
         configuration.relayScheduler = relay.schedulerChoice
+        configuration.keepsMail = mailbox.enabled
+        configuration.mailReachWindow = mailbox.reachWindow
         configuration.lookup = lookup.limits
         // Unkeyed links may hold at most half the transport's slots, so keyed neighbours always have room.
         let slots = transport.kind == .bluez ? bluez.maxConnections : udp.maxLinks

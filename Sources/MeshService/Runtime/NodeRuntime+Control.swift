@@ -21,7 +21,10 @@ extension NodeRuntime: NodeControlling {
                                 LogFields(otherNode: destination, kind: .message, hops: 0, messageID: sent.messageID))
                 }
                 perform(actions)
-                return sent
+                var outcome = sent
+                // Offered is not held: the mailbox may have refused it (a cap, no database).
+                outcome.offeredToMailbox = sent.offeredToMailbox && mailboxCourier?.store.index.entries[sent.messageID] != nil
+                return outcome
             }
         }
         switch result {
@@ -82,6 +85,7 @@ extension NodeRuntime: NodeControlling {
                 "clock_ahead_ms": UInt64(max(0, -(engine.clock.offsetMilliseconds ?? 0))),
             ]
             counters["seen_journal"] = CounterDictionary.make(from: journal?.counters ?? SeenJournalCounters())
+            counters["mailbox"] = mailboxCounters()
             counters["control"] = controlCounters()
             counters["transport"] = transport.status.counters
             // All zero on a node that is no gateway, so every node has the same groups.

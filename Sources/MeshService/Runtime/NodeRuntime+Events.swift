@@ -54,6 +54,9 @@ extension NodeRuntime {
                         LogFields(otherNode: node, kind: .message, hops: 0, messageID: sent.messageID))
         case .meshClock(let change):
             logger.notice(.meshClock, MeshClockText.describe(change), LogFields(reason: MeshClockText.reason(change)))
+        case .mailboxDeposit:
+            break  // handled by `deposit(_:depositor:)` before it is reported
+
         }
     }
 }

@@ -2,6 +2,8 @@ import ControlProtocol
 import Dispatch
 import Glibc
 import MeshCrypto
+import Mailbox
+import MailboxCourier
 import MeshLink
 import MeshNode
 import MeshProtocol
@@ -22,6 +24,8 @@ public final class NodeRuntime: Sendable {
         var nextWatcher: UInt64 = 1
         var state = RuntimeState.starting
         var controlCounters: @Sendable () -> [String: UInt64] = { [:] }
+        /// The mailbox (PROTOCOL.md Part G); nil when `[mailbox] enabled = false`.
+        var mailbox: MailboxCourier?
         /// The MQTT bridge, when this node is a gateway (``NodeRuntime/startBridge(_:)``).
         var bridge: MQTTBridge?
     }
@@ -45,13 +49,13 @@ public final class NodeRuntime: Sendable {
     /// With a `journal`, the engine must keep its newly seen IDs (`MeshEngine.keepNewlySeen()`).
     public init(
         identity: NodeIdentity, engine: MeshEngine, transport: any MeshTransport, transportName: String, logger: DaemonLogger,
-        journal: SeenJournal? = nil
+        journal: SeenJournal? = nil, mailbox: MailboxStore? = nil
     ) {
         self.nodeIdentity = identity
         self.journal = journal
         let queue = DispatchQueue(label: "meshnoded.engine")
         let startedAt = ContinuousClock.now
-        self.confined = QueueConfined(EngineQueueState(engine: engine), queue: queue)
+        self.confined = QueueConfined(EngineQueueState(engine: engine, mailbox: mailbox.map(MailboxCourier.init(store:))), queue: queue)
         self.driver = EngineDriver(queue: queue, now: { ContinuousClock.now - startedAt })
         self.transport = transport
         self.transportName = transportName
@@ -81,6 +85,8 @@ public final class NodeRuntime: Sendable {
         get { confined.value.controlCounters }
         _modify { yield &confined.value.controlCounters }
     }
+    /// The mailbox; only on `queue`.
+    var mailboxCourier: MailboxCourier? { confined.value.mailbox }
     /// Engine time now: the monotonic time since the runtime was created.
     var now: Duration { ContinuousClock.now - startedAt }
 
@@ -102,6 +108,7 @@ public final class NodeRuntime: Sendable {
             state = .stopping
             driver.stopTimers()
             perform(engine.tick(now: now))
+            flushMailbox()
             return self.bridge
         }
         bridge?.stop()
@@ -176,6 +183,11 @@ public final class NodeRuntime: Sendable {
                 bridge?.uplink(envelope)
             case .event(let event):
                 if case .linkKeyed(let link, _) = event { transport.linkKeyed(link) }
+                if case .mailboxDeposit(let envelope, let depositor) = event {
+                    deposit(envelope, depositor: depositor)
+                    continue
+                }
+                if case .delivered(let message) = event { recordDirectDelivery(message) }
                 if case .delivered = event, let journal, !watchers.isEmpty {
                     journal.whenDurable { [weak self] in
                         guard let self else { return }
@@ -206,6 +218,7 @@ extension NodeRuntime: EngineDriverConsumer {
     /// Runs the engine's tick and performs what it returns.
     func tick() {
         perform(engine.tick(now: now))
+        runMailbox()
     }
 
     /// Sends the relays due by now (the relay wake-up; the end of every drain turn, for relays

@@ -41,6 +41,8 @@ public enum LogEvent: String, CaseIterable, Sendable {
     case transportError = "transport_error"
     /// The mesh-time estimate was first set or moved by a minute or more.
     case meshClock = "mesh_clock"
+    /// The mailbox held, handed over, expired or evicted mail, or its database was moved aside.
+    case mailbox = "mailbox"
     /// The MQTT bridge started, connected, lost its broker or gave up on a setting.
     case mqttBridge = "mqtt_bridge"
     /// Anything else.
@@ -68,6 +70,7 @@ public enum LogEvent: String, CaseIterable, Sendable {
         case .frameRejected: "d6353b9419404020b2ef054649b6f7bc"
         case .transportError: "3fd202b775e243cab5cc1a53602dfceb"
         case .meshClock: "534f53c08bd74b78ac41fb3b2cc1aeb3"
+        case .mailbox: "ed206892d9d148b781f17a45a48fe6d3"
         case .mqttBridge: "44526fbc48e5432f9188c0f4bd3ebd19"
         case .general: "765096c933bd45bdb6c8bffcbd0a22ff"
         }

@@ -1,0 +1,7 @@
+#ifndef MESHNODE_CSQLITE_SHIM_H
+#define MESHNODE_CSQLITE_SHIM_H
+#include <sqlite3.h>
+
+/// SQLITE_TRANSIENT is a cast of -1 to a function pointer, which Swift cannot import as a macro.
+static inline sqlite3_destructor_type meshnode_sqlite_transient(void) { return SQLITE_TRANSIENT; }
+#endif

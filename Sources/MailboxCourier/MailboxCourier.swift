@@ -1,0 +1,90 @@
+import Mailbox
+import MeshLink
+import MeshNode
+import MeshProtocol
+
+/// What a node does with its mailbox, the same in meshnoded and the simulator: it takes the
+/// engine's deposits, remembers direct messages delivered here (PROTOCOL.md Part G), and on
+/// every tick hands held mail to recipients that are back, sends copies toward recipients heard
+/// some hops away, expires old mail once a minute and commits what changed in one transaction.
+/// Owned by the engine's owner, on the engine's thread.
+public final class MailboxCourier {
+    /// Mesh time between two expiry passes, in milliseconds.
+    public static let expiryInterval: UInt64 = 60_000
+    /// The store.
+    public let store: MailboxStore
+    private var lastExpiry: UInt64?
+
+    /// Creates a courier over an open store.
+    public init(store: MailboxStore) { self.store = store }
+
+    /// Offers a deposit the engine reported (`.mailboxDeposit`).
+    public func deposit(_ envelope: Envelope, depositor: NodeID, meshNow: UInt64) -> MailboxAdmission {
+        guard let recipient = envelope.destination else { return .refused(.refusedTooLarge) }
+        return store.deposit(
+            envelope.encoded(), messageID: envelope.messageID, recipient: recipient, origin: envelope.origin,
+            depositor: depositor, timestamp: envelope.timestamp, now: meshNow)
+    }
+
+    /// Keeps the ID of a direct message delivered here until no copy of it can be accepted.
+    public func noteDelivered(_ message: DeliveredMessage, engine: MeshEngine) {
+        guard message.destination != nil else { return }
+        store.recordDelivered(message.messageID, expiresAt: engine.deliveryMemory.expiry(ofTimestamp: message.timestamp))
+    }
+
+    /// One tick. `send` hands one frame to the transport and says whether it took it; `perform`
+    /// performs the actions of copies as any other.
+    public func tick(
+        engine: MeshEngine, now: Duration, send: ([UInt8], LinkID) -> Bool, perform: ([EngineAction]) -> Void
+    ) -> MailboxTickOutcome {
+        var outcome = MailboxTickOutcome()
+        let meshNow = engine.meshTime(at: now)
+        if lastExpiry.map({ meshNow &- $0 >= Self.expiryInterval }) ?? true {
+            lastExpiry = meshNow
+            let before = store.index.counters[.expired]
+            store.expire(now: meshNow)
+            outcome.expired = Int(store.index.counters[.expired] - before)
+        }
+        for recipient in store.index.recipients {
+            switch engine.reach(of: recipient, now: now) {
+            case .linked:
+                let count = handOver(to: recipient, engine: engine, now: now, send: send)
+                if count > 0 { outcome.handedOver[recipient] = count }
+            case .heard:
+                for entry in store.copiesDue(for: recipient, now: meshNow) {
+                    guard let envelope = heldEnvelope(entry.messageID) else { continue }
+                    perform(engine.sendMailboxCopy(envelope, now: now))
+                    outcome.copies += 1
+                }
+            case .inGrace, .unreachable:
+                continue
+            }
+        }
+        store.flush()
+        return outcome
+    }
+
+    /// Sends the next batch of held mail to a recipient on its own link, oldest first; a message
+    /// leaves the mailbox only when the transport took every frame of it.
+    private func handOver(to recipient: NodeID, engine: MeshEngine, now: Duration, send: ([UInt8], LinkID) -> Bool) -> Int {
+        var delivered = 0
+        for entry in store.index.handOverBatch(for: recipient) {
+            guard let envelope = heldEnvelope(entry.messageID), let actions = engine.handOver(envelope, now: now) else { break }
+            var taken = true
+            for case .send(let frame, let link) in actions where !send(frame, link) { taken = false }
+            guard taken else { break }
+            store.handedOver(entry.messageID)
+            delivered += 1
+        }
+        return delivered
+    }
+
+    /// A held envelope, decoded; one that cannot be read or decoded is discarded.
+    private func heldEnvelope(_ id: MessageID) -> Envelope? {
+        guard let bytes = store.envelope(for: id), let envelope = try? Envelope(decoding: bytes) else {
+            store.discard(id)
+            return nil
+        }
+        return envelope
+    }
+}

@@ -1,0 +1,14 @@
+import MeshProtocol
+
+/// What one mailbox tick did, for the log.
+public struct MailboxTickOutcome: Equatable, Sendable {
+    /// Held messages handed to each recipient over its own link.
+    public var handedOver: [NodeID: Int] = [:]
+    /// Copies sent toward recipients heard some hops away.
+    public var copies = 0
+    /// Messages that outlived the retention.
+    public var expired = 0
+
+    /// Creates an empty outcome.
+    public init() {}
+}

@@ -1,0 +1,31 @@
+/// `[mailbox]` settings: direct messages kept for recipients who are not in range
+/// (docs/PROTOCOL.md Part G, docs/SECURITY.md "Mailboxes").
+public struct MailboxSettings: Equatable, Sendable {
+    /// Whether this node keeps mail for unreachable recipients.
+    public var enabled = true
+    /// The database file's name in the state directory.
+    public var file = "mailbox.db"
+    /// How long a message is kept.
+    public var retention = Duration.seconds(86_400)
+    /// The most messages held in all.
+    public var messages = 2_000
+    /// The most bytes held in all.
+    public var bytes = 8 << 20
+    /// The most messages held for one recipient.
+    public var messagesPerRecipient = 200
+    /// The most bytes held for one recipient.
+    public var bytesPerRecipient = 1 << 20
+    /// The most messages held from one origin.
+    public var messagesPerOrigin = 200
+    /// The most messages held from one depositor (the neighbour that handed them over).
+    public var messagesPerDepositor = 500
+    /// The most bytes held from one depositor.
+    public var bytesPerDepositor = 2 << 20
+    /// The least time between two copies of one message toward a recipient heard some hops away.
+    public var copyInterval = Duration.seconds(600)
+    /// A remote node heard within this long counts as reachable (its mail is not deposited).
+    public var reachWindow = Duration.seconds(120)
+
+    /// Creates the defaults.
+    public init() {}
+}

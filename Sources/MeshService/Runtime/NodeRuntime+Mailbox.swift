@@ -1,0 +1,87 @@
+import ControlProtocol
+import Mailbox
+import MailboxCourier
+import MeshLink
+import MeshNode
+import MeshProtocol
+
+extension NodeRuntime {
+    /// Offers a direct message for an unreachable recipient to the mailbox; logs what became of it.
+    func deposit(_ envelope: Envelope, depositor: NodeID) {
+        guard let mailbox = mailboxCourier, let recipient = envelope.destination else { return }
+        switch mailbox.deposit(envelope, depositor: depositor, meshNow: engine.meshTime(at: now)) {
+        case .held(let evicted):
+            logger.info(.mailbox, "held for \(recipient.shortID), who is not in range",
+                        LogFields(otherNode: recipient, kind: .message, messageID: envelope.messageID, reason: "deposited"))
+            for eviction in evicted {
+                logger.info(.mailbox, "evicted from the mailbox", LogFields(messageID: eviction.messageID, reason: eviction.cause.rawValue))
+            }
+        case .refused(let cause):
+            logger.debug(.mailbox, "not held", LogFields(otherNode: recipient, messageID: envelope.messageID, reason: cause.rawValue))
+        }
+    }
+
+    /// Remembers a direct message delivered here (PROTOCOL.md Part G).
+    func recordDirectDelivery(_ message: DeliveredMessage) {
+        mailboxCourier?.noteDelivered(message, engine: engine)
+    }
+
+    /// Once per tick: hand-overs, copies, expiry, one commit (`MailboxCourier`).
+    func runMailbox() {
+        guard let mailbox = mailboxCourier else { return }
+        let outcome = mailbox.tick(
+            engine: engine, now: now,
+            send: { frame, link in
+                let result = transport.send(frame, on: link)
+                engine.recordSendFailure(result, on: link)
+                return result == .sent
+            },
+            perform: { perform($0) })
+        for (recipient, count) in outcome.handedOver {
+            logger.info(.mailbox, "handed \(count) held message(s) to \(recipient.shortID)", LogFields(otherNode: recipient, reason: "delivered"))
+        }
+        if outcome.expired > 0 {
+            logger.info(.mailbox, "\(outcome.expired) held message(s) expired unclaimed", LogFields(reason: "expired"))
+        }
+        if mailbox.store.hasPendingWrites {
+            logger.warning(.mailbox, "mailbox database write failed; retrying at the next tick", LogFields(reason: "store_error"))
+        }
+    }
+
+    /// Commits the mailbox's pending changes (at a stop).
+    func flushMailbox() {
+        mailboxCourier?.store.flush()
+    }
+}
+
+extension NodeRuntime {
+    /// The `mailbox` group of `stats` (CONTROL.md): all zero without a mailbox. Only on `queue`.
+    func mailboxCounters() -> [String: UInt64] {
+        let store = mailboxCourier?.store
+        let counters = store?.index.counters ?? MailboxCounters()
+        var group: [String: UInt64] = [
+            "deposited": counters.deposited, "delivered": counters.delivered, "copies_sent": counters.copiesSent,
+            "commits": counters.commits, "store_errors": counters.storeErrors,
+            "held": UInt64(store?.index.count ?? 0), "held_bytes": UInt64(store?.index.totalBytes ?? 0),
+            "recipients": UInt64(store?.index.recipients.count ?? 0), "database_bytes": UInt64(store?.databaseBytes ?? 0),
+        ]
+        for cause in MailboxDropCause.allCases { group[cause.rawValue] = counters[cause] }
+        return group
+    }
+}
+
+extension NodeRuntime {
+    /// Mail held per recipient: count, bytes, age of the oldest; never content.
+    public func mailbox() -> MailboxReport {
+        queue.sync {
+            guard let store = mailboxCourier?.store else { return MailboxReport(enabled: false, recipients: [], databaseBytes: 0) }
+            let meshNow = engine.meshTime(at: now)
+            let recipients = store.index.summaries().map { summary in
+                MailboxReport.Recipient(
+                    nodeID: summary.recipient, count: summary.count, bytes: summary.bytes,
+                    oldestAgeSeconds: Double(meshNow &- min(meshNow, summary.oldestDepositedAt)) / 1000)
+            }
+            return MailboxReport(enabled: true, recipients: recipients, databaseBytes: store.databaseBytes)
+        }
+    }
+}
