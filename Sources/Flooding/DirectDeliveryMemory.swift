@@ -75,6 +75,14 @@ public struct DirectDeliveryMemory: Sendable {
         }
     }
 
+    /// Lowers `vouchedSince` to `now` when it lies after it: such a value was written by a clock
+    /// that was ahead (a node whose first start had the wrong time), and kept, it would refuse
+    /// every held message until that clock's time came. The memory is complete from `now` on, since
+    /// every delivery is recorded, so vouching from there never lets a second copy through.
+    public mutating func vouchAtMost(_ now: UInt64) {
+        if vouchedSince > now { vouchedSince = now }
+    }
+
     /// Forgets IDs past their expiry.
     public mutating func removeExpired(now: UInt64) {
         expiries = expiries.filter { $0.value > now }

@@ -98,7 +98,10 @@ extension MeshEngine {
             configuration.freshness.enabled
         else { return false }
         let meshNow = timestamp(at: now)
-        if destination == nodeID { return deliveries.accepts(timestamp: envelope.timestamp, now: meshNow) }
+        if destination == nodeID {
+            deliveries.vouchAtMost(meshNow)
+            return deliveries.accepts(timestamp: envelope.timestamp, now: meshNow)
+        }
         return deliveries.withinHorizon(timestamp: envelope.timestamp, now: meshNow)
     }
 }

@@ -29,6 +29,19 @@ struct DirectDeliveryMemoryTests {
         #expect(memory.accepts(timestamp: start + 120_000, now: start + hour))
     }
 
+    @Test("A memory begun under a clock two years ahead is lowered to mesh time, not kept: held mail is accepted again an hour later")
+    func clockAheadAtCreation() {
+        let twoYears = 2 * 365 * 24 * hour
+        var memory = DirectDeliveryMemory(vouchedSince: start + twoYears)
+        #expect(!memory.accepts(timestamp: start + 2 * hour, now: start + 3 * hour), "kept, it refuses for two years")
+        memory.vouchAtMost(start)
+        #expect(memory.vouchedSince == start)
+        #expect(!memory.accepts(timestamp: start + 119_999, now: start + 3 * hour), "nothing from before it is vouched for")
+        #expect(memory.accepts(timestamp: start + 2 * hour, now: start + 3 * hour))
+        memory.vouchAtMost(start + 3 * hour)
+        #expect(memory.vouchedSince == start, "a value already in the past is never raised")
+    }
+
     @Test("A delivered ID is remembered until its timestamp plus horizon plus skew, then forgotten")
     func remembersUntilExpiry() {
         var memory = DirectDeliveryMemory(vouchedSince: 0)
