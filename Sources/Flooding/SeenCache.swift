@@ -137,16 +137,19 @@ public struct SeenCache: Sendable {
 
     /// Remembers `records` (oldest first, as ``records(now:)`` gives them) with their own
     /// expiry, and that nothing inserted before `vouchedSince` is known: the cache a node kept
-    /// across a restart. Records already expired at `now`, or that would outlive a fresh
-    /// insert, are skipped; at most `capacity` of the newest are kept.
+    /// across a restart. Records already expired at `now` are skipped; one that would outlive a
+    /// fresh insert (a journal rounds expiries up to whole seconds, or the clock went back across
+    /// the restart) is kept as if inserted at `now`; at most `capacity` of the newest are kept.
     public mutating func restore(_ records: [Record], vouchedSince: Duration, now: Duration) {
-        for record in records.suffix(capacity) where record.expiresAt > now && record.expiresAt <= now + lifetime {
+        let latest = now + lifetime
+        for record in records.suffix(capacity) where record.expiresAt > now {
             let key = Key(record.messageID)
             guard index[key] == nil else { continue }
+            let expiresAt = min(record.expiresAt, latest)
             if count == capacity { removeOldest() }
-            store(Slot(key: key, expiresAt: record.expiresAt))
+            store(Slot(key: key, expiresAt: expiresAt))
             count += 1
-            index[key] = record.expiresAt
+            index[key] = expiresAt
         }
         lastEvictedInsertedAt = max(lastEvictedInsertedAt ?? vouchedSince, vouchedSince)
     }

@@ -49,16 +49,20 @@ func recordsRoundTrip() {
     #expect(restored.vouchedSince(now: .seconds(20)) == cache.vouchedSince(now: .seconds(20)))
 }
 
-@Test("Restoring skips expired records and records that would outlive a fresh insert")
-func restoreSkipsOutOfRangeRecords() {
+@Test("Restoring skips expired records and keeps one that would outlive a fresh insert for one lifetime",
+      arguments: [Duration.milliseconds(110_001), .milliseconds(110_999), .seconds(500)])
+func restoreClampsOutOfRangeRecords(lateExpiry: Duration) {
     var cache = SeenCache(capacity: 8, lifetime: .seconds(100))
     cache.restore([
         .init(messageID: messageID(1), expiresAt: .seconds(5)),
         .init(messageID: messageID(2), expiresAt: .seconds(50)),
-        .init(messageID: messageID(3), expiresAt: .seconds(500)),
+        .init(messageID: messageID(3), expiresAt: lateExpiry),
     ], vouchedSince: .zero, now: .seconds(10))
-    #expect(cache.size == 1)
+    #expect(cache.size == 2)
+    #expect(!cache.contains(messageID(1), now: .seconds(10)))
     #expect(cache.contains(messageID(2), now: .seconds(10)))
+    #expect(cache.contains(messageID(3), now: .milliseconds(109_999)))
+    #expect(!cache.contains(messageID(3), now: .seconds(110)))
 }
 
 @Test("Newly inserted IDs are kept for a journal only when asked, each once, and taken once")
