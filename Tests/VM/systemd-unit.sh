@@ -18,6 +18,10 @@
 #   6. systemctl reload keeps it running and logs the reload;
 #   7. SIGKILL of the main process: Restart=on-failure starts it again with the same node ID;
 #      with a 6 s watchdog (a drop-in) a healthy node stays up and a frozen one is restarted;
+#   7b. as a gateway ([mqtt], the shipped example drop-in, a mosquitto on loopback with a password
+#      given as a systemd credential): the bridge connects, a broadcast crosses each way exactly
+#      once (BLE hand node -> service -> broker -> a UDP gateway, and back), the password is in no
+#      journal record or --print-config, and the security report is unchanged once [mqtt] is off;
 #   8. systemctl stop ends it cleanly (Result=success); systemd-analyze security prints its score;
 #   9. meshnoded-metrics.service writes the metrics file, which python3-prometheus-client parses;
 #  10. dpkg -i of the package with a higher version: the config edit and the identity are kept,
@@ -169,6 +173,117 @@ wait_until 40 sh -c "[ \$(systemctl show meshnoded -p NRestarts --value) -gt $re
 rm -r /etc/systemd/system/meshnoded.service.d
 systemctl daemon-reload
 systemctl restart meshnoded || fail "restart without the drop-in"
+
+# 7b. A gateway, made as OPERATIONS.md "Bridging islands" says: a mosquitto on loopback that wants a
+#     password; the password, a throwaway one, as the systemd credential mqtt-password through the
+#     drop-in the package ships as an example (not in effect until copied); [mqtt] in the config.
+#     The bridge connects (status line, mqtt counters); a broadcast from the hand node (BLE) goes out
+#     through the service and is seen on the broker; one from a second gateway (UDP, no link to this
+#     island) comes in through the broker and reaches the service and, over BLE, the hand node, each
+#     exactly once; the password is in no journal record and not in --print-config; with the drop-in
+#     gone and [mqtt] off again, systemd-analyze security prints what it printed before, line for line.
+mqtt_stat() { relayctl --json stats 2>/dev/null | tr -d '\n ' | grep -o '"mqtt":{[^}]*}' | grep -o "\"$1\":[0-9]*" | cut -d: -f2; }
+far_ctl() { relayctl --socket /tmp/mesh-far/control.sock "$@"; }
+bridge_connected() { relayctl --json status 2>/dev/null | tr -d '\n ' | grep -q '"bridge":{[^}]*"state":"connected"'; }
+far_connected() { far_ctl --json status 2>/dev/null | tr -d '\n ' | grep -q '"bridge":{[^}]*"state":"connected"'; }
+security_report() { systemd-analyze security meshnoded --no-pager 2>&1; }
+security_report > "$MESHLAB_OUT/security-before-mqtt.txt"
+broker_port=18830 broker=/tmp/mesh-broker
+mkdir -p "$broker" /etc/meshnode /tmp/mesh-far/credentials
+secret=$(openssl rand -hex 16); observer=$(openssl rand -hex 16)
+touch "$broker/passwd" && chmod 0600 "$broker/passwd"
+mosquitto_passwd -b "$broker/passwd" gateway "$secret" && mosquitto_passwd -b "$broker/passwd" observer "$observer" \
+  || fail "mosquitto_passwd"
+printf 'listener %s 127.0.0.1\nallow_anonymous false\npassword_file %s/passwd\nuser root\n' "$broker_port" "$broker" > "$broker/mosquitto.conf"
+mosquitto -c "$broker/mosquitto.conf" > "$MESHLAB_OUT/mosquitto.log" 2>&1 &
+mosquitto_pid=$!
+wait_until 10 bash -c "exec 3<>/dev/tcp/127.0.0.1/$broker_port" 2> /dev/null || fail "mosquitto does not listen on $broker_port"
+( umask 0077; printf '%s\n' "$secret" > /etc/meshnode/mqtt-password; printf '%s\n' "$secret" > /tmp/mesh-far/credentials/mqtt-password )
+example=/usr/share/doc/meshnoded/examples/mqtt-gateway.conf
+[ -f "$example" ] || fail "the package did not install $example"
+mkdir -p /etc/systemd/system/meshnoded.service.d
+cp "$example" /etc/systemd/system/meshnoded.service.d/mqtt-gateway.conf
+cp /etc/meshnoded/meshnoded.conf "$MESHLAB_OUT/meshnoded.conf.before-mqtt"
+cat >> /etc/meshnoded/meshnoded.conf <<CONF
+[mqtt]
+enabled = true
+host = localhost
+port = $broker_port
+mesh = vmtest
+username = gateway
+password_file = mqtt-password
+CONF
+meshnoded --config /etc/meshnoded/meshnoded.conf --check-config || fail "--check-config refused the [mqtt] config"
+mqtt_cursor=$(journalctl -n 0 --show-cursor -q | sed -n 's/^-- cursor: //p')
+systemctl daemon-reload
+systemctl restart meshnoded || fail "restart as a gateway: $(journalctl -u meshnoded --no-pager -o cat | tail -n 3)"
+if wait_until 60 bridge_connected; then
+  stamp "gateway: $(relayctl status | grep -E '^ *mqtt ' | sed 's/^ *//')"
+else
+  fail "the bridge did not connect: $(relayctl status 2>&1 | grep -E '^ *mqtt ')"
+fi
+relayctl status | grep -qE '^ *mqtt +connected to localhost:'"$broker_port"'$' || fail "status has no line 'mqtt connected to localhost:$broker_port'"
+[ "$(mqtt_stat connects)" -ge 1 ] 2>/dev/null || fail "mqtt.connects is $(mqtt_stat connects)"
+# The second gateway: UDP only (no link to the BLE island), the same broker, its password as a credential.
+CREDENTIALS_DIRECTORY=/tmp/mesh-far/credentials meshnoded --transport udp --udp-port 17001 --state-directory /tmp/mesh-far \
+  --runtime-directory /tmp/mesh-far --name "far gateway" --control-group root --mqtt true --mqtt-host 127.0.0.1 \
+  --mqtt-port "$broker_port" --mqtt-mesh vmtest --mqtt.username=gateway --mqtt.password_file=mqtt-password \
+  > "$MESHLAB_OUT/meshnoded-far.log" 2>&1 &
+far=$!
+wait_until 30 far_connected || fail "the far gateway did not connect"
+wait_until 120 neighbours service_ctl && wait_until 60 neighbours hand_ctl || fail "the hand node did not link again after the restart"
+# Out: hand (BLE) -> service -> broker, seen by an observer and delivered at the far gateway once.
+mosquitto_sub -h 127.0.0.1 -p "$broker_port" -u observer -P "$observer" -t 'relaychat/v1/vmtest/#' -F '%t %x' \
+  > "$MESHLAB_OUT/broker-observed.txt" 2> "$MESHLAB_OUT/mosquitto_sub.log" &
+observer_pid=$!
+sleep 2
+far_before=$(counter message far_ctl); published_before=$(mqtt_stat published)
+out_id=$(hand_ctl --json send "hand to the far island" | json_text messageID)
+if wait_until 60 delivered_at_least far_ctl $((far_before + 1)); then stamp "hand (BLE) -> service -> broker -> far gateway: delivered"
+else fail "the hand node's broadcast did not reach the far gateway"; fi
+wait_until 10 grep -qi "^relaychat/v1/vmtest/broadcast .*${out_id}" "$MESHLAB_OUT/broker-observed.txt" \
+  && stamp "the observer saw $out_id on relaychat/v1/vmtest/broadcast" || fail "the observer did not see $out_id on the broadcast topic"
+[ "$(mqtt_stat published)" -gt "$published_before" ] 2>/dev/null || fail "mqtt.published did not move"
+# In: far gateway -> broker -> service -> hand (BLE).
+service_before=$(counter message service_ctl); hand_before=$(counter message hand_ctl); admitted_before=$(mqtt_stat admitted)
+far_ctl send "from the far island" > /dev/null
+wait_until 60 delivered_at_least service_ctl $((service_before + 1)) && stamp "far gateway -> broker -> service: delivered" \
+  || fail "the far gateway's broadcast did not reach the service"
+wait_until 60 delivered_at_least hand_ctl $((hand_before + 1)) && stamp "far gateway -> broker -> service -> hand (BLE): delivered" \
+  || fail "the far gateway's broadcast did not reach the hand node"
+[ "$(mqtt_stat admitted)" -gt "$admitted_before" ] 2>/dev/null || fail "mqtt.admitted did not move"
+sleep 5   # a second copy, if any, would have arrived by now
+[ "$(counter message far_ctl)" = $((far_before + 1)) ] || fail "the far gateway delivered $(( $(counter message far_ctl) - far_before )) copies"
+[ "$(counter message service_ctl)" = $((service_before + 1)) ] || fail "the service delivered $(( $(counter message service_ctl) - service_before )) copies"
+[ "$(counter message hand_ctl)" = $((hand_before + 1)) ] || fail "the hand node delivered $(( $(counter message hand_ctl) - hand_before )) copies"
+relayctl --json stats | tr -d '\n ' | grep -o '"mqtt":{[^}]*}' > "$MESHLAB_OUT/mqtt-stats.json"
+stamp "mqtt counters: $(cat "$MESHLAB_OUT/mqtt-stats.json")"
+# The secret: in no journal record (all units, JSON with every field) and not in --print-config.
+journalctl --no-pager -o json > "$MESHLAB_OUT/journal-all.json"
+grep -qF "$secret" "$MESHLAB_OUT/journal-all.json" && fail "the MQTT password is in the journal"
+printed=$(CREDENTIALS_DIRECTORY=/etc/meshnode meshnoded --config /etc/meshnoded/meshnoded.conf --print-config 2>&1)
+grep -q 'password_file = mqtt-password' <<< "$printed" || fail "--print-config lacks password_file"
+grep -qF "$secret" <<< "$printed" && fail "the MQTT password is in --print-config"
+grep -qF "$secret" "$MESHLAB_OUT"/meshnoded-*.log "$MESHLAB_OUT/command.log" 2> /dev/null && fail "the MQTT password is in a log"
+journalctl -u meshnoded --after-cursor="$mqtt_cursor" -p warning --no-pager -o cat | grep -Ei 'not permitted|denied' \
+  && fail "refused under the unit as a gateway"
+security_report > "$MESHLAB_OUT/security-gateway.txt"
+# Back to a node that bridges nothing: the drop-in gone, [mqtt] off.
+kill "$observer_pid" 2> /dev/null; kill -TERM "$far"; wait "$far" || fail "far gateway exited $?"
+cp "$MESHLAB_OUT/meshnoded.conf.before-mqtt" /etc/meshnoded/meshnoded.conf
+rm -r /etc/systemd/system/meshnoded.service.d
+systemctl daemon-reload
+systemctl restart meshnoded || fail "restart without [mqtt]"
+kill "$mosquitto_pid"; wait "$mosquitto_pid" 2> /dev/null
+security_report > "$MESHLAB_OUT/security-after-mqtt.txt"
+if cmp -s "$MESHLAB_OUT/security-before-mqtt.txt" "$MESHLAB_OUT/security-after-mqtt.txt"; then
+  stamp "[mqtt] off again: systemd-analyze security as before ($(tail -n 1 "$MESHLAB_OUT/security-after-mqtt.txt"))"
+else
+  fail "systemd-analyze security changed: $(diff "$MESHLAB_OUT/security-before-mqtt.txt" "$MESHLAB_OUT/security-after-mqtt.txt" | head -n 4)"
+fi
+cmp -s "$MESHLAB_OUT/security-before-mqtt.txt" "$MESHLAB_OUT/security-gateway.txt" \
+  && stamp "as a gateway on loopback (the example drop-in): the same report" \
+  || stamp "as a gateway: $(diff "$MESHLAB_OUT/security-before-mqtt.txt" "$MESHLAB_OUT/security-gateway.txt" | grep '^>' | head -n 3)"
 
 # 8. Stop, and the hardening score.
 systemctl stop meshnoded
