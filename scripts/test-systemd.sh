@@ -2,7 +2,8 @@
 # Runs meshnoded.service as an operator would, under systemd as PID 1 in a throwaway VM
 # (scripts/blelab-run --systemd): release build, `make deb` twice (this version, and a rebuilt
 # one with a higher version for the upgrade), then in the VM dpkg -i, systemctl restart / reload /
-# stop, a crash and its restart, a BLE link to a second node, the metrics timer's file, the
+# stop, a crash and its restart, a BLE link to a second node, the node as an MQTT gateway (a mosquitto
+# in the VM, the password as a systemd credential), the metrics timer's file, the
 # upgrade, remove and purge (Tests/VM/systemd-unit.sh). A failed run is tried once more, as in
 # scripts/test-vm.sh. Exit 0 on pass.
 set -euo pipefail

@@ -13,6 +13,9 @@
 #               (Tests/VM/meshnoded-client.sh, fixed btvirt);
 #   no bluetoothd  a pair started while bluetoothd is stopped waits for it, says so, and links once it
 #               starts; a node on a missing adapter waits (Tests/VM/meshnoded-nobluez.sh, stock btvirt);
+#   bridge      a BLE island A-G1 (fixed btvirt) and a UDP island G2-U, joined only through a mosquitto on
+#               loopback in the VM (G1, G2 gateways, [mqtt] defaults): broadcasts and direct messages cross
+#               both ways exactly once, with 1 hop at the far node, once on the broker (Tests/VM/meshnoded-bridge.sh);
 #   doctor      `relayctl doctor` on a node set up as the package sets it up (all OK; the unit SKIP, no
 #               systemd here), with its adapter powered off (FAIL, exit 78), and without bluetoothd
 #               (FAIL within 10 s, no hang), in one boot (Tests/VM/relayctl-doctor.sh, stock btvirt);
@@ -57,6 +60,7 @@ scenario "line of 3" 4 --btvirt "$fixed_btvirt" env NODES=3 Tests/VM/meshnoded-l
 scenario "line of 5" 6 --btvirt "$fixed_btvirt" Tests/VM/meshnoded-line5.sh "$bin"
 scenario client 4 --btvirt "$fixed_btvirt" Tests/VM/meshnoded-client.sh "$bin"
 scenario "no bluetoothd" 3 Tests/VM/meshnoded-nobluez.sh "$bin"
+scenario bridge 3 --btvirt "$fixed_btvirt" Tests/VM/meshnoded-bridge.sh "$bin"
 scenario doctor 2 Tests/VM/relayctl-doctor.sh "$bin"
 # The outage scenario is out of the default run: the redial after an adapter power cycle and the
 # first frames' size are fixed, but bluetoothd 5.66 segfaults in its GATT server's write path and
