@@ -4,9 +4,11 @@
 set -euo pipefail
 # Build: the -dev packages (libmosquitto-dev: the MQTT bridge). Tests: python3-prometheus-client (the metrics parser),
 # mosquitto and mosquitto-clients (scripts/test-mqtt.sh's broker and hostile publisher), man-db and
-# groff-base (man --warnings -l), bash-completion, faketime (the wrong-clock daemon test). Packaging (make deb): dpkg-dev, lintian.
+# groff-base (man --warnings -l), bash-completion, faketime (the wrong-clock daemon test), openssl (test-mqtt's
+# throwaway CA, the VM tests' throwaway passwords), iproute2 (the VM tests bring lo up and add a broker address).
+# Packaging (make deb): dpkg-dev, lintian.
 packages=(libdbus-1-dev libssl-dev libsystemd-dev libsqlite3-dev pkg-config dbus python3 python3-prometheus-client
-  man-db groff-base bash-completion faketime dpkg-dev lintian libmosquitto-dev mosquitto mosquitto-clients "$@")
+  man-db groff-base bash-completion faketime dpkg-dev lintian libmosquitto-dev mosquitto mosquitto-clients openssl iproute2 "$@")
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -25,7 +25,7 @@ for attempt in 1 2; do
   out=$(mktemp -d /tmp/meshnode-systemd.XXXXXX)
   echo "== systemd VM test, attempt $attempt (logs in $out)"
   set +e
-  scripts/blelab-run --systemd -n 4 -t 600 -o "$out" Tests/VM/systemd-unit.sh "$deb" "$deb_upgrade"
+  scripts/blelab-run --systemd -n 4 -t 720 -o "$out" Tests/VM/systemd-unit.sh "$deb" "$deb_upgrade"
   status=$?
   set -e
   if [ "$status" = 0 ]; then echo "systemd VM test: passed"; exit 0; fi
