@@ -2,7 +2,10 @@
 a loopback port, two islands of meshnoded over loopback UDP with no UDP link between them.
 
 Phases: (1) one gateway per island: broadcasts and direct messages cross both ways, each delivered
-exactly once at every node it is for; (2) a second gateway in island 1: still exactly once; (3) the
+exactly once at every node it is for; (2) a second gateway in island 1: still exactly once; (2b) key
+lookup across the broker: c2 joins island 2 two links behind its gateway and sends nothing, so nobody
+in island 1 has its key; c1 `relayctl send --to` c2: the key is found through the broker and the
+message delivered exactly once (PROTOCOL.md F3, F4, H4); (3) the
 broker killed (SIGKILL) for 10 s and restarted while both islands send: islands deliver locally
 throughout, every direct message sent during the outage arrives exactly once after the reconnect;
 (4) a hostile publisher on the broker (garbage, oversized, replay, forged signature, a garbage flood
@@ -275,6 +278,42 @@ def main():
         verify(send_round("p2", list(nodes), directs), "phase 2 (two gateways in island 1): broadcasts and direct")
 
         summary["latency"] = latencies()
+
+        # Phase 2b: key lookup across the broker. c2's join notice stops at a2 (its limit, 2 links), it
+        # broadcasts nothing, so no node of island 1 knows its key.
+        ports["c2"] = free_port(socket.SOCK_DGRAM)
+        nodes["c2"] = Node(args.bin, work, "c2", ports["c2"], [ports["b2"]])
+        island["c2"] = 2
+        nodes["c2"].start()
+        check(wait_neighbours({nodes["c2"]: 1, nodes["b2"]: 2}, 30), "c2 joined island 2 behind b2")
+        files["c2"] = os.path.join(work, "c2.watch")
+        watches["c2"] = Watch(nodes["c2"], files["c2"])
+        ids["c2"] = nodes["c2"].node_id()
+        time.sleep(2)  # c2's join notice has reached a2
+
+        def knows(name, node):
+            peers = nodes[name].ctl("peers") or {}
+            return any(p.get("nodeID") == node for p in (peers.get("neighbours") or []) + (peers.get("remote") or []))
+
+        check(not any(knows(n, ids["c2"]) for n in ("a1", "b1", "c1")), "nobody in island 1 knows c2 before the lookup")
+        asked_at = time.time()
+        reply = nodes["c1"].ctl("send", "--to", ids["c2"], "--", "looked up across the broker", timeout=25)
+        summary["lookup_across_s"] = round(time.time() - asked_at, 2)
+        looked_up = (reply or {}).get("messageID")
+        check(looked_up is not None, f"c1 send --to c2: key found through the broker, message sent ({summary['lookup_across_s']} s)")
+        verify([(looked_up, {"c2": 1}, "looked-up direct c1->c2")], "phase 2b: the message to a node looked up across the broker")
+        counters = {n: (nodes[n].stats() or {}).get("counters", {}) for n in ("c1", "a1", "b1", "a2")}
+        summary["lookup"] = {n: {"lookup": c.get("lookup"), "keyRequest": c.get("keyRequest"), "keyAnswer": c.get("keyAnswer")}
+                             for n, c in counters.items()}
+        lookup = counters["c1"].get("lookup", {})
+        check(lookup.get("found") == 1 and lookup.get("messages_sent_after_lookup") == 1 and lookup.get("timed_out") == 0,
+              f"c1's lookup: found once, its message sent after it ({lookup})")
+        # A gateway that heard its own island's request first from the other gateway's publication
+        # published nothing and lets no answer in (F4); at least one gateway relayed the answer home.
+        relayed_home = sum(counters[n].get("keyAnswer", {}).get("relayed", 0) for n in ("a1", "b1"))
+        check(relayed_home >= 1, f"the answer came down through a gateway that had published the request ({relayed_home})")
+        check(counters["a2"].get("lookup", {}).get("answers_sent", 0) + counters["a2"].get("keyRequest", {}).get("relayed", 0) >= 1,
+              "the far gateway answered the request or passed it on")
         # Phase 3: the broker is killed for 10 s while both islands send.
         outage_start = time.time()
         broker.kill()

@@ -60,11 +60,12 @@ extension MeshEngine {
 
     /// Sends an envelope this node created to every ready neighbour, and holds it for those
     /// in their departure grace.
-    /// With `only`, it goes to that neighbour alone when it is one of them.
+    /// With `only`, it goes to that neighbour alone when it is one of them. A gateway also hands it
+    /// to the bridge unless `uplinking` is false.
     @discardableResult
-    func originate(_ envelope: Envelope, only: NodeID? = nil, now: Duration) -> OriginatedMessage {
+    func originate(_ envelope: Envelope, only: NodeID? = nil, uplinking: Bool = true, now: Duration) -> OriginatedMessage {
         router.recordOriginated(envelope.messageID, now: now)
-        uplink(envelope)
+        if uplinking { uplink(envelope, now: now) }
         var outcome = OriginatedMessage(messageID: envelope.messageID, sentTo: 0, heldFor: 0)
         let encoded = envelope.encoded()
         let targets = relayTargets()
