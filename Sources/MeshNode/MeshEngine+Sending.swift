@@ -14,8 +14,8 @@ extension MeshEngine {
     }
 
     /// ``send(text:to:now:)`` with the message ID given (one drawn when a message was queued
-    /// for a key lookup).
-    func send(
+    /// for a key lookup, or held for its key in the mailbox database).
+    public func send(
         text: String, to destination: NodeID?, messageID: MessageID, now: Duration
     ) throws(SendFailure) -> (OriginatedMessage, [EngineAction]) {
         let textLength = text.utf8.count
