@@ -69,7 +69,8 @@ extension NodeRuntime {
         return LookupReport(
             nodeID: node, known: engine.knowsKey(of: node), neighbour: neighbour != nil, name: profile?.displayName,
             hops: hops, lastHeardSecondsAgo: heard.map { seconds(now - $0) }, lookingUp: lookup != nil,
-            lookupSecondsAgo: lookup.map { seconds(now - $0.started) }, waitingMessages: lookup?.messages.count ?? 0,
+            lookupSecondsAgo: lookup.map { seconds(now - $0.started) },
+            waitingMessages: (lookup?.messages.count ?? 0) + (mailboxCourier?.store.keyWait.waiting(for: node).count ?? 0),
             timeoutSeconds: seconds(engine.configuration.lookup.timeout))
     }
 }
