@@ -12,15 +12,15 @@ public final class MailboxStore {
     /// The database file.
     public let path: String
     /// The decisions and what they counted.
-    public private(set) var index: MailboxIndex
+    public internal(set) var index: MailboxIndex
     /// Messages this node's operator wrote to nodes whose key is not known yet.
-    public private(set) var keyWait: KeyWaitQueue
-    private let connection: SQLiteConnection
+    public internal(set) var keyWait: KeyWaitQueue
+    let connection: SQLiteConnection
     private var pendingInserts: [MessageID: (entry: MailboxEntry, envelope: [UInt8])] = [:]
     private var pendingDeletes: Set<MessageID> = []
     private var pendingDelivered: [MessageID: UInt64] = [:]
-    private var pendingWaitInserts: [MessageID: (entry: KeyWaitEntry, text: [UInt8])] = [:]
-    private var pendingWaitDeletes: Set<MessageID> = []
+    var pendingWaitInserts: [MessageID: (entry: KeyWaitEntry, text: [UInt8])] = [:]
+    var pendingWaitDeletes: Set<MessageID> = []
     private var deliveredExpiry: UInt64?
     /// Since when the delivered-ID records are complete: when this database was created
     /// (PROTOCOL.md Part G, the recipient's `vouchedSince`).
@@ -85,45 +85,6 @@ public final class MailboxStore {
         !pendingInserts.isEmpty || !pendingDeletes.isEmpty || !pendingDelivered.isEmpty || deliveredExpiry != nil
             || !pendingWaitInserts.isEmpty || !pendingWaitDeletes.isEmpty
     }
-
-    /// Offers a message of this node's operator to wait for `target`'s key; see `KeyWaitQueue.admit`.
-    /// The caller flushes at once, so a message reported held is on disk.
-    public func holdForKey(_ text: String, messageID: MessageID, target: NodeID, now: UInt64) -> KeyWaitAdmission {
-        let bytes = Array(text.utf8)
-        let admission = keyWait.admit(messageID: messageID, target: target, size: bytes.count, now: now)
-        guard admission == .held, let entry = keyWait.entries[messageID] else { return admission }
-        pendingWaitDeletes.remove(messageID)
-        pendingWaitInserts[messageID] = (entry, bytes)
-        return admission
-    }
-
-    /// The text of a message waiting for its key.
-    public func waitingText(for messageID: MessageID) -> String? {
-        guard keyWait.entries[messageID] != nil else { return nil }
-        if let pending = pendingWaitInserts[messageID] { return String(decoding: pending.text, as: UTF8.self) }
-        do {
-            let select = try connection.prepare(MailboxSchema.selectWaitingText)
-            select.bind(messageID.bytes, at: 1)
-            guard try select.step() else { return nil }
-            return String(decoding: select.blob(at: 0), as: UTF8.self)
-        } catch {
-            index.recordStoreError()
-            return nil
-        }
-    }
-
-    /// A waiting message was sealed and sent; it leaves the queue.
-    public func sentAfterKey(_ messageID: MessageID) {
-        if keyWait.sent(messageID) { forgetWaiting(messageID) }
-    }
-
-    /// Removes a waiting message without counting it (its text could not be read).
-    public func discardWaiting(_ messageID: MessageID) {
-        if keyWait.remove(messageID) != nil { forgetWaiting(messageID) }
-    }
-
-    /// A lookup for `target`'s key was started for its waiting messages.
-    public func lookupStarted(for target: NodeID, now: UInt64) { keyWait.lookupStarted(for: target, now: now) }
 
     /// Offers a sealed envelope (encoded) for admission; see `MailboxIndex.admit`.
     public func deposit(
@@ -263,30 +224,6 @@ public final class MailboxStore {
             expire.bind(Int64(clamping: now), at: 1)
             try expire.run()
         }
-    }
-
-    private func writePendingWaiting() throws(MailboxDatabaseError) {
-        if !pendingWaitDeletes.isEmpty {
-            let delete = try connection.prepare(MailboxSchema.deleteWaiting)
-            for id in pendingWaitDeletes {
-                delete.bind(id.bytes, at: 1)
-                try delete.run()
-            }
-        }
-        guard !pendingWaitInserts.isEmpty else { return }
-        let insert = try connection.prepare(MailboxSchema.insertWaiting)
-        for (id, pending) in pendingWaitInserts {
-            insert.bind(id.bytes, at: 1)
-            insert.bind(pending.entry.target.bytes, at: 2)
-            insert.bind(Int64(clamping: pending.entry.queuedAt), at: 3)
-            insert.bind(Int64(clamping: pending.entry.sequence), at: 4)
-            insert.bind(pending.text, at: 5)
-            try insert.run()
-        }
-    }
-
-    private func forgetWaiting(_ messageID: MessageID) {
-        if pendingWaitInserts.removeValue(forKey: messageID) == nil { pendingWaitDeletes.insert(messageID) }
     }
 
     private func forget(_ messageID: MessageID) {

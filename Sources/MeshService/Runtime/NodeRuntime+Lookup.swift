@@ -31,7 +31,10 @@ extension NodeRuntime {
         guard store.holdForKey(text, messageID: messageID, target: destination, now: engine.meshTime(at: now)) == .held else {
             throw .keyWaitFull
         }
-        store.flush()
+        if !store.flush() {
+            logger.warning(.mailbox, "mailbox database write failed; the message waiting for a key is retried at the next tick",
+                           LogFields(otherNode: destination, messageID: messageID, reason: "store_error"))
+        }
         let actions = engine.pendingLookups.lookups[destination] == nil ? engine.lookUp(destination, now: now).1 : []
         var held = OriginatedMessage(messageID: messageID, sentTo: 0, heldFor: 0, waitingForKey: true)
         held.heldForKey = true
