@@ -9,8 +9,8 @@ message delivered exactly once (PROTOCOL.md F3, F4, H4); (3) the
 broker killed (SIGKILL) for 10 s and restarted while both islands send: islands deliver locally
 throughout, every direct message sent during the outage arrives exactly once after the reconnect;
 (4) a hostile publisher on the broker (garbage, oversized, replay, forged signature, a garbage flood
-through mosquitto_pub -l, 1,500 well-formed forged envelopes): counted by cause, and the islands' own
-probes still delivered; (5) TLS with a throwaway CA and a password read as a systemd credential. Prints one JSON
+through mosquitto_pub -l, 1,500 well-formed forged envelopes, 200 forged key answers and 200 key requests
+for random IDs): counted by cause, and the islands' own probes still delivered; (5) TLS with a throwaway CA and a password read as a systemd credential. Prints one JSON
 summary; exits non-zero when a check fails. Standard library only."""
 import argparse
 import json
@@ -436,6 +436,55 @@ def main():
                 rss[name] = next(int(line.split()[1]) for line in f if line.startswith("VmHWM:"))
         summary["gateway_peak_rss_kb"] = rss
         check(max(rss.values()) < 64 * 1024, f"gateway peak RSS under 64 MB ({rss} kB)")
+        # Key lookup from a hostile publisher (PROTOCOL.md F4): well-formed key answers for c2 to b2, a
+        # request no gateway of island 2 published, and fresh key requests for random IDs, each
+        # claiming a gateway of its own. Answers stop before any signature check; requests relayed
+        # into island 2 stay within the bridge's one-neighbour request budget (1 a second, 8 at once).
+        lookup_dir = os.path.join(work, "lookup-flood")
+        os.makedirs(lookup_dir)
+        lookup_files = []
+        stamp = int(time.time() * 1000).to_bytes(8, "big")
+        for i in range(200):
+            origin = os.urandom(16)
+            request = (bytes([1, 6, 0, 0]) + os.urandom(16) + origin + stamp + (25).to_bytes(4, "big")
+                       + bytes([1]) + os.urandom(16) + os.urandom(8) + bytes([1]) + origin)
+            answer = (bytes([1, 7, 1, 0]) + os.urandom(16) + origin + bytes.fromhex(ids["b2"]) + stamp
+                      + (27).to_bytes(4, "big") + bytes([1]) + os.urandom(8) + bytes.fromhex(ids["c2"]) + bytes(2)
+                      + bytes([1]) + origin)
+            for kind, payload, topic in (("request", request, f"{PREFIX}/{MESH}/keyrequest"),
+                                         ("answer", answer, f"{PREFIX}/{MESH}/keyanswer/{ids['b2']}")):
+                path = os.path.join(lookup_dir, f"{kind}-{i}.env")
+                open(path, "wb").write(payload)
+                lookup_files.append(f"{topic} {path}")
+        before = (nodes["b2"].stats() or {}).get("counters", {}).get("keyRequest", {}).get("received", 0)
+        lookup_start = time.time()
+        lookup_flood = subprocess.Popen(["xargs", "-P", "8", "-L", "1", "sh", "-c",
+                                         " ".join(pub[:-2]) + ' -t "$0" -f "$1"'], stdin=subprocess.PIPE,
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        lookup_flood.stdin.write("\n".join(lookup_files).encode() + b"\n")
+        lookup_flood.stdin.close()
+        lookup_probes = []
+        for i in range(10):
+            _, mid = nodes["b2"].send(f"lookup flood probe {i}")
+            lookup_probes.append(mid)
+            time.sleep(0.2)
+        lookup_flood.wait(120)
+        lookup_seconds = time.time() - lookup_start
+        time.sleep(2)
+        counters_a2 = (nodes["a2"].stats() or {}).get("counters", {})
+        relayed_in = (nodes["b2"].stats() or {}).get("counters", {}).get("keyRequest", {}).get("received", 0) - before
+        summary["lookup_flood"] = {"published": len(lookup_files), "seconds": round(lookup_seconds, 2),
+                                   "a2_lookup": counters_a2.get("lookup"), "a2_keyAnswer": counters_a2.get("keyAnswer"),
+                                   "requests_relayed_to_b2": relayed_in}
+        unrequested = counters_a2.get("lookup", {}).get("bridged_answers_unrequested", 0)
+        check(unrequested >= 1 and counters_a2.get("keyAnswer", {}).get("dropped_unverifiable", 0) == 0,
+              f"answers to no request of a2's dropped before any signature check ({unrequested})")
+        allowed_requests = 8 + lookup_seconds + 2 + 1
+        check(relayed_in <= allowed_requests,
+              f"requests from the broker relayed into island 2 within one neighbour's budget ({relayed_in}, at most {allowed_requests:.0f})")
+        got = deliveries(files)
+        probe_ok = sum(1 for m in lookup_probes if got["a2"].get(m, 0) == 1)
+        check(probe_ok == len(lookup_probes), f"island 2's probes during the lookup flood: {probe_ok}/{len(lookup_probes)} delivered at a2")
         time.sleep(5)  # a1's share refills
         _, after = nodes["c1"].send("after the flood")
         check(wait_for(lambda: deliveries(files)["b2"].get(after, 0) == 1, 15), "island 1 reaches island 2 again after the flood")
