@@ -254,7 +254,8 @@ CREDENTIALS_DIRECTORY=/tmp/mesh-far/credentials meshnoded --transport udp --udp-
   > "$MESHLAB_OUT/meshnoded-far.log" 2>&1 &
 far=$!
 wait_until 30 far_connected || fail "the far gateway did not connect"
-meshnoded --transport bluez --adapter "${adapters[1]}" --state-directory /tmp/mesh-hand \
+# (It reads /etc/meshnoded/meshnoded.conf too, now with the gateway's [mqtt]: --mqtt false.)
+meshnoded --transport bluez --adapter "${adapters[1]}" --state-directory /tmp/mesh-hand --mqtt false \
   --runtime-directory /tmp/mesh-hand --name "hand node" --control-group root >> "$MESHLAB_OUT/meshnoded-hand.log" 2>&1 &
 hand=$!
 wait_until 120 neighbours service_ctl && wait_until 60 neighbours hand_ctl || fail "the hand node did not link again"
