@@ -42,8 +42,15 @@ public struct DownlinkAdmission: Sendable {
         return verdict
     }
 
-    /// Counts a refusal decided after this gate (the engine's inbox was full).
-    public mutating func count(_ cause: DownlinkDropCause) {
+    /// Moves one envelope this gate had admitted to the refusals (the engine's inbox was full), so
+    /// `admitted` keeps counting only what reached the engine and every message received is
+    /// counted once: admitted or dropped by one cause.
+    public mutating func refuseAdmitted(_ cause: DownlinkDropCause) {
+        if admitted > 0 { admitted -= 1 }
+        count(cause)
+    }
+
+    private mutating func count(_ cause: DownlinkDropCause) {
         dropped[cause, default: 0] += 1
     }
 

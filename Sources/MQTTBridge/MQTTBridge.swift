@@ -86,7 +86,7 @@ public final class MQTTBridge: Sendable {
                     return state.admission.admit(topic: topic, payload: payload, now: now())
                 }
                 guard case .admit(let envelope) = verdict, !deliver(envelope) else { return }
-                shared.withLock { $0.admission.count(.inboxFull) }
+                shared.withLock { $0.admission.refuseAdmitted(.inboxFull) }
             })
         client = try MosquittoClient(clientID: configuration.clientID, events: events)
         try client.configure(configuration.credentials)

@@ -36,6 +36,17 @@ import Testing
         #expect(gate.admitted == 0)
     }
 
+    @Test func anEnvelopeTheEngineHadNoRoomForLeavesAdmittedForInboxFull() {
+        var gate = DownlinkAdmission(layout: Self.layout, limits: DownlinkLimits(), now: .zero)
+        for serial in UInt8(0)..<3 {
+            _ = gate.admit(topic: Self.broadcastTopic, payload: Self.envelope(gateway: 1, serial: serial).encoded(), now: .zero)
+        }
+        gate.refuseAdmitted(.inboxFull)
+        #expect(gate.admitted == 2)
+        #expect(gate.dropped[.inboxFull] == 1)
+        #expect(gate.admitted + gate.dropped.values.reduce(0, +) == 3)
+    }
+
     @Test func refusesAPayloadLongerThanTheBound() {
         var gate = DownlinkAdmission(layout: Self.layout, limits: DownlinkLimits(maxPayloadBytes: 100), now: .zero)
         #expect(gate.admit(topic: Self.broadcastTopic, payload: [UInt8](repeating: 7, count: 101), now: .zero) == .drop(.oversized))
