@@ -35,6 +35,7 @@ do {
     exit(69)
 }
 
+printError("mqttflood: flooding \(options.host):\(options.port) for \(options.duration) s")
 let tally = Flood.run(publisher: publisher, payloads: &payloads, options: options)
 let summary = FloodSummary(options: options, tally: tally, prepareSeconds: prepared)
 print(options.json ? summary.json : summary.text)
