@@ -1,3 +1,5 @@
+import MeshProtocol
+
 /// The bounds on what the broker may hand the engine (docs/SECURITY.md, "MQTT bridge").
 public struct DownlinkLimits: Equatable, Sendable {
     /// The longest payload decoded; the envelope's own bound (docs/PROTOCOL.md Part A).
@@ -12,6 +14,18 @@ public struct DownlinkLimits: Equatable, Sendable {
     public var totalBurst: Double
     /// Gateways with a share of their own; any further gateway shares one overflow share.
     public var maxGateways: Int
+
+    /// What an MQTT 5 PUBLISH may hold beside its payload: fixed header, topic length, packet
+    /// identifier and up to 1 KB of properties (docs/PROTOCOL.md F1).
+    public static let packetOverheadBytes = 5 + 2 + 2 + 1024
+
+    /// The Maximum Packet Size a gateway announces when it connects: the longest payload on the
+    /// longest topic of `layout`, with ``packetOverheadBytes``. The broker sends nothing longer
+    /// (MQTT 5, 3.1.2.11.4), so a huge payload never reaches the gateway's memory.
+    public func maxPacketBytes(layout: MQTTTopicLayout) -> UInt32 {
+        let longestTopic = layout.root.utf8.count + "/direct/".utf8.count + 2 * NodeID.byteCount
+        return UInt32(maxPayloadBytes + longestTopic + Self.packetOverheadBytes)
+    }
 
     /// Creates limits with the documented defaults.
     public init(

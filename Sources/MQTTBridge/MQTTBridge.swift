@@ -157,7 +157,8 @@ public final class MQTTBridge: Sendable {
                     ? client.reconnect()
                     : client.connect(
                         host: configuration.host, port: configuration.port, keepAlive: configuration.keepAliveSeconds,
-                        sessionExpiry: configuration.sessionExpirySeconds)
+                        sessionExpiry: configuration.sessionExpirySeconds,
+                        maxPacketBytes: configuration.downlink.maxPacketBytes(layout: configuration.layout))
                 guard code == Int32(MOSQ_ERR_SUCCESS.rawValue) else {
                     wait(failure: MosquittoClient.describe(code), generator: &generator)
                     continue

@@ -47,6 +47,23 @@ import Testing
         #expect(gate.admitted + gate.dropped.values.reduce(0, +) == 3)
     }
 
+    @Test(arguments: [("relaychat/v1", "m"), ("a/b/c", "hall-2"), (String(repeating: "p", count: 64), String(repeating: "m", count: 32))])
+    func theAnnouncedPacketSizeHoldsTheLongestPayloadOnTheLongestTopicAndNoMore(prefix: String, mesh: String) throws {
+        let layout = try MQTTTopicLayout(prefix: prefix, meshName: mesh)
+        let limits = DownlinkLimits()
+        let longestTopic = layout.name(of: .direct(try NodeID(bytes: Array(repeating: 0xAB, count: 16))))
+        let packet = Int(limits.maxPacketBytes(layout: layout))
+        #expect(packet == limits.maxPayloadBytes + longestTopic.utf8.count + DownlinkLimits.packetOverheadBytes)
+        #expect(packet < 2 * limits.maxPayloadBytes)
+    }
+
+    @Test func decidesStraightFromTheClientsBufferWithoutACopy() {
+        var gate = DownlinkAdmission(layout: Self.layout, limits: DownlinkLimits(), now: .zero)
+        let envelope = Self.envelope(gateway: 1)
+        let verdict = envelope.encoded().withUnsafeBytes { gate.admit(topic: Self.broadcastTopic, payload: $0, now: .zero) }
+        #expect(verdict == .admit(envelope))
+    }
+
     @Test func refusesAPayloadLongerThanTheBound() {
         var gate = DownlinkAdmission(layout: Self.layout, limits: DownlinkLimits(maxPayloadBytes: 100), now: .zero)
         #expect(gate.admit(topic: Self.broadcastTopic, payload: [UInt8](repeating: 7, count: 101), now: .zero) == .drop(.oversized))
