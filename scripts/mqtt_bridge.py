@@ -134,8 +134,21 @@ def flood_phase(args, work, broker, nodes, files, replay_file, summary):
         check(False, f"mqttflood is built ({tool}; scripts/test-mqtt.sh builds it)")
         return
     gateways = ("a1", "b1", "a2")
-    time.sleep(5)  # the shares spent by the forged flood refill
     stats = lambda n: (nodes[n].stats() or {}).get("counters", {})
+    # Payloads of 8 MB (mosquitto takes up to 256 MB by default): the gateways announce an MQTT 5
+    # Maximum Packet Size (PROTOCOL.md F1), so the broker drops them and no gateway's memory sees them.
+    received = {n: stats(n).get("mqtt", {}).get("received", 0) for n in gateways}
+    peak = {n: rss_kb(nodes[n].pid, "VmHWM") for n in gateways}
+    huge = subprocess.run([tool, "--port", str(broker.port), "--mesh", MESH, "--rate", "10", "--duration", "1",
+                           "--mix", "oversized", "--oversized-bytes", "8000000", "--json"], capture_output=True, text=True)
+    time.sleep(1)
+    grown = {n: rss_kb(nodes[n].pid, "VmHWM") - peak[n] for n in gateways}
+    reached = {n: stats(n).get("mqtt", {}).get("received", 0) - received[n] for n in gateways}
+    summary["huge_payloads"] = {"sent": (json.loads(huge.stdout or "{}") if huge.returncode == 0 else huge.stderr[-200:]),
+                                "peak_rss_growth_kb": grown, "received": reached}
+    check(huge.returncode == 0 and max(grown.values()) < 4096 and max(reached.values()) == 0,
+          f"8 MB payloads never reach a gateway (received {reached}, peak RSS growth {grown} kB)")
+    time.sleep(4)  # the shares spent by the forged flood refill
     before = {n: stats(n) for n in gateways}
     rss_before = {n: rss_kb(nodes[n].pid) for n in gateways}
     rss_before["mosquitto"] = rss_kb(broker.proc.pid)
@@ -432,7 +445,9 @@ def main():
         forged_file = os.path.join(work, "forged.env")
         open(forged_file, "wb").write(forged)
         big = os.path.join(work, "big.bin")
-        open(big, "wb").write(os.urandom(70_000))
+        # Over the 65,536-byte bound yet within the Maximum Packet Size the gateways announce (F1),
+        # so it reaches them and is counted; longer ones the broker drops (phase 4b).
+        open(big, "wb").write(os.urandom(65_600))
         before = {n: (nodes[n].stats() or {}).get("counters", {}) for n in ("a2",)}
         pub = ["mosquitto_pub", "-p", str(broker.port), "-h", "127.0.0.1", "-V", "mqttv5", "-t", f"{PREFIX}/{MESH}/broadcast"]
         subprocess.run(pub + ["-m", "garbage"], check=True)
