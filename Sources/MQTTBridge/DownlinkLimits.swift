@@ -1,5 +1,3 @@
-import MeshProtocol
-
 /// The bounds on what the broker may hand the engine (docs/SECURITY.md, "MQTT bridge").
 public struct DownlinkLimits: Equatable, Sendable {
     /// The longest payload decoded; the envelope's own bound (docs/PROTOCOL.md Part A).
@@ -23,8 +21,7 @@ public struct DownlinkLimits: Equatable, Sendable {
     /// longest topic of `layout`, with ``packetOverheadBytes``. The broker sends nothing longer
     /// (MQTT 5, 3.1.2.11.4), so a huge payload never reaches the gateway's memory.
     public func maxPacketBytes(layout: MQTTTopicLayout) -> UInt32 {
-        let longestTopic = layout.root.utf8.count + "/direct/".utf8.count + 2 * NodeID.byteCount
-        return UInt32(maxPayloadBytes + longestTopic + Self.packetOverheadBytes)
+        UInt32(maxPayloadBytes + layout.maxTopicLength + Self.packetOverheadBytes)
     }
 
     /// Creates limits with the documented defaults.
