@@ -12,6 +12,9 @@ public struct DownlinkLimits: Equatable, Sendable {
     public var totalBurst: Double
     /// Gateways with a share of their own; any further gateway shares one overflow share.
     public var maxGateways: Int
+    /// A gateway that handed in nothing for this long gives its share up to the next new one
+    /// (docs/PROTOCOL.md F4, step 4).
+    public var gatewayIdleTimeout: Duration
 
     /// What an MQTT 5 PUBLISH may hold beside its payload: fixed header, topic length, packet
     /// identifier and up to 1 KB of properties (docs/PROTOCOL.md F1).
@@ -27,7 +30,8 @@ public struct DownlinkLimits: Equatable, Sendable {
     /// Creates limits with the documented defaults.
     public init(
         maxPayloadBytes: Int = 65_536, gatewayMessagesPerSecond: Double = 20, gatewayBurst: Double = 100,
-        totalMessagesPerSecond: Double = 100, totalBurst: Double = 400, maxGateways: Int = 64
+        totalMessagesPerSecond: Double = 100, totalBurst: Double = 400, maxGateways: Int = 64,
+        gatewayIdleTimeout: Duration = .seconds(600)
     ) {
         self.maxPayloadBytes = maxPayloadBytes
         self.gatewayMessagesPerSecond = gatewayMessagesPerSecond
@@ -35,5 +39,6 @@ public struct DownlinkLimits: Equatable, Sendable {
         self.totalMessagesPerSecond = totalMessagesPerSecond
         self.totalBurst = totalBurst
         self.maxGateways = maxGateways
+        self.gatewayIdleTimeout = gatewayIdleTimeout
     }
 }

@@ -96,4 +96,22 @@ import Testing
         #expect(admitted == 4 + 2)  // one each for the four with a share, and the overflow share's burst
         #expect(admitted <= 20)
     }
+
+    @Test("A share idle for the timeout goes to a gateway heard later; one that keeps publishing keeps its share",
+          arguments: [(Duration.seconds(599), false), (.seconds(600), true), (.seconds(86_400), true)])
+    func idleSharesGoToNewGateways(later: Duration, newGatewayGetsAShare: Bool) {
+        let limits = DownlinkLimits(gatewayMessagesPerSecond: 1, gatewayBurst: 2, totalMessagesPerSecond: 1000, totalBurst: 1000, maxGateways: 4)
+        var gate = DownlinkAdmission(layout: Self.layout, limits: limits, now: .zero)
+        // Gateways 1-4 take the four shares; gateway 1 keeps publishing, 2-4 fall silent.
+        for gateway in 1...4 { _ = gate.admit(topic: Self.broadcastTopic, payload: Self.envelope(gateway: UInt8(gateway)).encoded(), now: .zero) }
+        _ = gate.admit(topic: Self.broadcastTopic, payload: Self.envelope(gateway: 1, serial: 1).encoded(), now: later - .seconds(1))
+        // The overflow share is spent by gateway 9, so only a share of its own lets gateway 5 in.
+        for serial in 0..<2 { _ = gate.admit(topic: Self.broadcastTopic, payload: Self.envelope(gateway: 9, serial: UInt8(serial)).encoded(), now: later) }
+        let verdict = gate.admit(topic: Self.broadcastTopic, payload: Self.envelope(gateway: 5).encoded(), now: later)
+        #expect((verdict == .admit(Self.envelope(gateway: 5))) == newGatewayGetsAShare)
+        #expect(gate.idleReleased == (newGatewayGetsAShare ? 2 : 0))  // gateway 9's share too
+        #expect(gate.gatewayCount == 4)
+        // Gateway 1, heard a second before, still has its own share.
+        #expect(gate.admit(topic: Self.broadcastTopic, payload: Self.envelope(gateway: 1, serial: 2).encoded(), now: later) == .admit(Self.envelope(gateway: 1, serial: 2)))
+    }
 }
