@@ -3,12 +3,13 @@ import MeshLink
 import MeshProtocol
 
 extension MeshEngine {
-    /// How far `node` is from this node now (PROTOCOL.md Part G, "Unreachable").
+    /// How far `node` is from this node now (PROTOCOL.md Part G, "Unreachable"). A node last
+    /// heard straight over its own link is not heard once it is no longer a neighbour: it left.
     public func reach(of node: NodeID, now: Duration) -> MailboxReach {
         if let entry = neighbourTable.neighbours[node], profiles[node] != nil {
             return entry.links.isEmpty ? .inGrace : .linked
         }
-        if let known = knownNodes.entries[node], now - known.lastHeard < configuration.mailReachWindow {
+        if let known = knownNodes.entries[node], known.via != node, now - known.lastHeard < configuration.mailReachWindow {
             return .heard(hops: known.hops)
         }
         return .unreachable
