@@ -17,9 +17,10 @@ public final class MailboxStore {
     private var pendingDeletes: Set<MessageID> = []
     private var pendingDelivered: [MessageID: UInt64] = [:]
     private var deliveredExpiry: UInt64?
-    /// Since when the delivered-ID records are complete: when this database was created
-    /// (PROTOCOL.md Part G, the recipient's `vouchedSince`).
+    /// Since when the delivered-ID records are complete (PROTOCOL.md Part G, the recipient's
+    /// `vouchedSince`): when this database was created, then as the engine lowered or raised it.
     public private(set) var memorySince: UInt64 = 0
+    private var pendingMemorySince: UInt64?
 
     private init(path: String, limits: MailboxLimits, connection: SQLiteConnection, now: UInt64) throws(MailboxDatabaseError) {
         self.path = path
@@ -68,7 +69,10 @@ public final class MailboxStore {
     public static var sqliteVersion: String { String(cString: sqlite3_libversion()) }
 
     /// True when changes wait for `flush()`.
-    public var hasPendingWrites: Bool { !pendingInserts.isEmpty || !pendingDeletes.isEmpty || !pendingDelivered.isEmpty || deliveredExpiry != nil }
+    public var hasPendingWrites: Bool {
+        !pendingInserts.isEmpty || !pendingDeletes.isEmpty || !pendingDelivered.isEmpty || deliveredExpiry != nil
+            || pendingMemorySince != nil
+    }
 
     /// Offers a sealed envelope (encoded) for admission; see `MailboxIndex.admit`.
     public func deposit(
@@ -122,6 +126,15 @@ public final class MailboxStore {
     /// Records that a direct message was delivered here, for the recipient's memory (PROTOCOL.md Part G).
     public func recordDelivered(_ messageID: MessageID, expiresAt: UInt64) { pendingDelivered[messageID] = expiresAt }
 
+    /// Keeps since when the delivery memory is complete, as the engine has it now (lowered to
+    /// mesh time when a clock that was ahead wrote it, raised when the memory forgot an ID
+    /// early, PROTOCOL.md G4); written at the next flush when it changed.
+    public func recordMemorySince(_ vouchedSince: UInt64) {
+        guard vouchedSince != memorySince else { return }
+        memorySince = vouchedSince
+        pendingMemorySince = vouchedSince
+    }
+
     /// The delivered-ID records on disk (read at start-up).
     public func deliveredRecords() throws(MailboxDatabaseError) -> [(MessageID, UInt64)] {
         let rows = try connection.prepare(MailboxSchema.selectDelivered)
@@ -155,6 +168,7 @@ public final class MailboxStore {
         pendingDeletes.removeAll(keepingCapacity: true)
         pendingDelivered.removeAll(keepingCapacity: true)
         deliveredExpiry = nil
+        pendingMemorySince = nil
         index.recordCommit()
         return true
     }
@@ -198,6 +212,11 @@ public final class MailboxStore {
                 insert.bind(Int64(clamping: expiresAt), at: 2)
                 try insert.run()
             }
+        }
+        if let since = pendingMemorySince {
+            let update = try connection.prepare(MailboxSchema.updateMemorySince)
+            update.bind(Int64(clamping: since), at: 1)
+            try update.run()
         }
         if let now = deliveredExpiry {
             let expire = try connection.prepare(MailboxSchema.expireDelivered)

@@ -60,8 +60,16 @@ public final class MailboxCourier {
                 continue
             }
         }
-        store.flush()
+        commit(engine: engine)
         return outcome
+    }
+
+    /// Commits what changed in one transaction, with the delivery memory's `vouchedSince` as the
+    /// engine has it now, so a restart does not lower or raise it again (PROTOCOL.md G4).
+    @discardableResult
+    public func commit(engine: MeshEngine) -> Bool {
+        store.recordMemorySince(engine.deliveryMemory.vouchedSince)
+        return store.flush()
     }
 
     /// Sends the next batch of held mail to a recipient on its own link, oldest first; a message

@@ -50,7 +50,7 @@ extension NodeRuntime {
 
     /// Commits the mailbox's pending changes (at a stop).
     func flushMailbox() {
-        mailboxCourier?.store.flush()
+        mailboxCourier?.commit(engine: engine)
     }
 }
 
