@@ -14,6 +14,7 @@ public final class MailboxCourier {
     /// The store.
     public let store: MailboxStore
     private var lastExpiry: UInt64?
+    private var ledger = HandOverLedger()
 
     /// Creates a courier over an open store.
     public init(store: MailboxStore) { self.store = store }
@@ -46,9 +47,12 @@ public final class MailboxCourier {
             outcome.expired = Int(store.index.counters[.expired] - before)
         }
         for recipient in store.index.recipients {
+            for id in ledger.settle(recipient: recipient, now: meshNow, isUp: { engine.isLink($0, of: recipient) }) {
+                store.handedOver(id)
+            }
             switch engine.reach(of: recipient, now: now) {
             case .linked:
-                let count = handOver(to: recipient, engine: engine, now: now, send: send)
+                let count = handOver(to: recipient, engine: engine, now: now, meshNow: meshNow, send: send)
                 if count > 0 { outcome.handedOver[recipient] = count }
             case .heard:
                 for entry in store.copiesDue(for: recipient, now: meshNow) {
@@ -60,6 +64,7 @@ public final class MailboxCourier {
                 continue
             }
         }
+        ledger.prune { store.index.entries[$0] != nil }
         commit(engine: engine)
         return outcome
     }
@@ -72,19 +77,26 @@ public final class MailboxCourier {
         return store.flush()
     }
 
-    /// Sends the next batch of held mail to a recipient on its own link, oldest first; a message
-    /// leaves the mailbox only when the transport took every frame of it.
-    private func handOver(to recipient: NodeID, engine: MeshEngine, now: Duration, send: ([UInt8], LinkID) -> Bool) -> Int {
-        var delivered = 0
-        for entry in store.index.handOverBatch(for: recipient) {
+    /// Sends the next batch of held mail to a recipient on its own link, oldest first, leaving out
+    /// what was sent and waits for its link (`HandOverLedger`); a message sent whole (the transport
+    /// took every frame of it) is removed once its link stayed up `HandOverLedger.confirmAfter`.
+    private func handOver(
+        to recipient: NodeID, engine: MeshEngine, now: Duration, meshNow: UInt64, send: ([UInt8], LinkID) -> Bool
+    ) -> Int {
+        var sent = 0
+        for entry in store.index.handOverBatch(for: recipient, skip: { ledger.isAwaiting($0) }) {
             guard let envelope = heldEnvelope(entry.messageID), let actions = engine.handOver(envelope, now: now) else { break }
             var taken = true
-            for case .send(let frame, let link) in actions where !send(frame, link) { taken = false }
-            guard taken else { break }
-            store.handedOver(entry.messageID)
-            delivered += 1
+            var used: LinkID?
+            for case .send(let frame, let link) in actions {
+                used = link
+                if !send(frame, link) { taken = false }
+            }
+            guard taken, let link = used else { break }
+            ledger.record(entry.messageID, recipient: recipient, link: link, now: meshNow)
+            sent += 1
         }
-        return delivered
+        return sent
     }
 
     /// A held envelope, decoded; one that cannot be read or decoded is discarded.

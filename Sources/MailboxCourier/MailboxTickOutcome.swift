@@ -2,7 +2,8 @@ import MeshProtocol
 
 /// What one mailbox tick did, for the log.
 public struct MailboxTickOutcome: Equatable, Sendable {
-    /// Held messages handed to each recipient over its own link.
+    /// Held messages sent to each recipient over its own link this tick (each is removed once
+    /// that link stayed up `HandOverLedger.confirmAfter`).
     public var handedOver: [NodeID: Int] = [:]
     /// Copies sent toward recipients heard some hops away.
     public var copies = 0

@@ -28,6 +28,9 @@ extension MeshEngine {
         return takeActions()
     }
 
+    /// True while `link` is one of `node`'s links: what a hand-over sent on it was not lost with it.
+    public func isLink(_ link: LinkID, of node: NodeID) -> Bool { neighbourTable.neighbours[node]?.links[link] != nil }
+
     /// Sends a copy of a held message toward a recipient heard some hops away: the same copy as
     /// `handOver`, to every ready neighbour (its origin too: it passes the copy to the recipient
     /// when that is its neighbour, "Back at its origin").
