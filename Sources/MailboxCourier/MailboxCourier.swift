@@ -52,8 +52,8 @@ public final class MailboxCourier {
             }
             switch engine.reach(of: recipient, now: now) {
             case .linked:
-                let count = handOver(to: recipient, engine: engine, now: now, meshNow: meshNow, send: send)
-                if count > 0 { outcome.handedOver[recipient] = count }
+                let sent = handOver(to: recipient, engine: engine, now: now, meshNow: meshNow, send: send)
+                if !sent.isEmpty { outcome.handedOver[recipient] = sent }
             case .heard:
                 for entry in store.copiesDue(for: recipient, now: meshNow) {
                     guard let envelope = heldEnvelope(entry.messageID) else { continue }
@@ -82,8 +82,8 @@ public final class MailboxCourier {
     /// took every frame of it) is removed once its link stayed up `HandOverLedger.confirmAfter`.
     private func handOver(
         to recipient: NodeID, engine: MeshEngine, now: Duration, meshNow: UInt64, send: ([UInt8], LinkID) -> Bool
-    ) -> Int {
-        var sent = 0
+    ) -> [MessageID] {
+        var sent: [MessageID] = []
         for entry in store.index.handOverBatch(for: recipient, skip: { ledger.isAwaiting($0) }) {
             guard let envelope = heldEnvelope(entry.messageID), let actions = engine.handOver(envelope, now: now) else { break }
             var taken = true
@@ -94,7 +94,7 @@ public final class MailboxCourier {
             }
             guard taken, let link = used else { break }
             ledger.record(entry.messageID, recipient: recipient, link: link, now: meshNow)
-            sent += 1
+            sent.append(entry.messageID)
         }
         return sent
     }

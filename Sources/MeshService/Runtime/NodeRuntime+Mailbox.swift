@@ -37,8 +37,11 @@ extension NodeRuntime {
                 return result == .sent
             },
             perform: { perform($0) })
-        for (recipient, count) in outcome.handedOver {
-            logger.info(.mailbox, "handed \(count) held message(s) to \(recipient.shortID)", LogFields(otherNode: recipient, reason: "delivered"))
+        for (recipient, sent) in outcome.handedOver {
+            logger.info(.mailbox, "handed \(sent.count) held message(s) to \(recipient.shortID)", LogFields(otherNode: recipient, reason: "delivered"))
+            for id in sent {
+                logger.debug(.mailbox, "held message handed over", LogFields(otherNode: recipient, messageID: id, reason: "handed_over"))
+            }
         }
         if outcome.expired > 0 {
             logger.info(.mailbox, "\(outcome.expired) held message(s) expired unclaimed", LogFields(reason: "expired"))
