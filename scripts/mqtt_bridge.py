@@ -2,12 +2,15 @@
 a loopback port, two islands of meshnoded over loopback UDP with no UDP link between them.
 
 Phases: (1) one gateway per island: broadcasts and direct messages cross both ways, each delivered
-exactly once at every node it is for; (2) a second gateway in island 1: still exactly once; (3) the
+exactly once at every node it is for; (2) a second gateway in island 1: still exactly once; (2b) key
+lookup across the broker: c2 joins island 2 two links behind its gateway and sends nothing, so nobody
+in island 1 has its key; c1 `relayctl send --to` c2: the key is found through the broker and the
+message delivered exactly once (PROTOCOL.md F3, F4, H4); (3) the
 broker killed (SIGKILL) for 10 s and restarted while both islands send: islands deliver locally
 throughout, every direct message sent during the outage arrives exactly once after the reconnect;
 (4) a hostile publisher on the broker (garbage, oversized, replay, forged signature, a garbage flood
-through mosquitto_pub -l, 1,500 well-formed forged envelopes): counted by cause, and the islands' own
-probes still delivered; (5) TLS with a throwaway CA and a password read as a systemd credential. Prints one JSON
+through mosquitto_pub -l, 1,500 well-formed forged envelopes, 200 forged key answers and 200 key requests
+for random IDs): counted by cause, and the islands' own probes still delivered; (5) TLS with a throwaway CA and a password read as a systemd credential. Prints one JSON
 summary; exits non-zero when a check fails. Standard library only."""
 import argparse
 import json
@@ -275,6 +278,43 @@ def main():
         verify(send_round("p2", list(nodes), directs), "phase 2 (two gateways in island 1): broadcasts and direct")
 
         summary["latency"] = latencies()
+
+        # Phase 2b: key lookup across the broker. c2's join notice stops at a2 (its limit, 2 links), it
+        # broadcasts nothing, so no node of island 1 knows its key.
+        ports["c2"] = free_port(socket.SOCK_DGRAM)
+        nodes["c2"] = Node(args.bin, work, "c2", ports["c2"], [ports["b2"]])
+        island["c2"] = 2
+        nodes["c2"].start()
+        check(wait_neighbours({nodes["c2"]: 1, nodes["b2"]: 2}, 30), "c2 joined island 2 behind b2")
+        files["c2"] = os.path.join(work, "c2.watch")
+        watches["c2"] = Watch(nodes["c2"], files["c2"])
+        ids["c2"] = nodes["c2"].node_id()
+        time.sleep(2)  # c2's join notice has reached a2
+
+        def knows(name, node):
+            peers = nodes[name].ctl("peers") or {}
+            return any(p.get("nodeID") == node for p in (peers.get("neighbours") or []) + (peers.get("remote") or []))
+
+        check(not any(knows(n, ids["c2"]) for n in ("a1", "b1", "c1")), "nobody in island 1 knows c2 before the lookup")
+        asked_at = time.time()
+        reply = nodes["c1"].ctl("send", "--to", ids["c2"], "--", "looked up across the broker", timeout=25)
+        summary["lookup_across_s"] = round(time.time() - asked_at, 2)
+        looked_up = (reply or {}).get("messageID")
+        check(looked_up is not None, f"c1 send --to c2: key found through the broker, message sent ({summary['lookup_across_s']} s)")
+        verify([(looked_up, {"c2": 1}, "looked-up direct c1->c2")], "phase 2b: the message to a node looked up across the broker")
+        counters = {n: (nodes[n].stats() or {}).get("counters", {}) for n in ("c1", "a1", "b1", "a2")}
+        summary["lookup"] = {n: {"lookup": c.get("lookup"), "keyRequest": c.get("keyRequest"), "keyAnswer": c.get("keyAnswer")}
+                             for n, c in counters.items()}
+        lookup = counters["c1"].get("lookup", {})
+        outbox = counters["c1"].get("outbox", {})
+        check(lookup.get("found") == 1 and lookup.get("timed_out") == 0 and outbox.get("sent") == 1 and outbox.get("held") == 0,
+              f"c1's lookup found the key once; the message that waited for it in the mailbox database went out ({lookup}, {outbox})")
+        # A gateway that heard its own island's request first from the other gateway's publication
+        # published nothing and lets no answer in (F4); at least one gateway relayed the answer home.
+        relayed_home = sum(counters[n].get("keyAnswer", {}).get("relayed", 0) for n in ("a1", "b1"))
+        check(relayed_home >= 1, f"the answer came down through a gateway that had published the request ({relayed_home})")
+        check(counters["a2"].get("lookup", {}).get("answers_sent", 0) + counters["a2"].get("keyRequest", {}).get("relayed", 0) >= 1,
+              "the far gateway answered the request or passed it on")
         # Phase 3: the broker is killed for 10 s while both islands send.
         outage_start = time.time()
         broker.kill()
@@ -396,6 +436,55 @@ def main():
                 rss[name] = next(int(line.split()[1]) for line in f if line.startswith("VmHWM:"))
         summary["gateway_peak_rss_kb"] = rss
         check(max(rss.values()) < 64 * 1024, f"gateway peak RSS under 64 MB ({rss} kB)")
+        # Key lookup from a hostile publisher (PROTOCOL.md F4): well-formed key answers for c2 to b2, a
+        # request no gateway of island 2 published, and fresh key requests for random IDs, each
+        # claiming a gateway of its own. Answers stop before any signature check; requests relayed
+        # into island 2 stay within the bridge's one-neighbour request budget (1 a second, 8 at once).
+        lookup_dir = os.path.join(work, "lookup-flood")
+        os.makedirs(lookup_dir)
+        lookup_files = []
+        stamp = int(time.time() * 1000).to_bytes(8, "big")
+        for i in range(200):
+            origin = os.urandom(16)
+            request = (bytes([1, 6, 0, 0]) + os.urandom(16) + origin + stamp + (25).to_bytes(4, "big")
+                       + bytes([1]) + os.urandom(16) + os.urandom(8) + bytes([1]) + origin)
+            answer = (bytes([1, 7, 1, 0]) + os.urandom(16) + origin + bytes.fromhex(ids["b2"]) + stamp
+                      + (27).to_bytes(4, "big") + bytes([1]) + os.urandom(8) + bytes.fromhex(ids["c2"]) + bytes(2)
+                      + bytes([1]) + origin)
+            for kind, payload, topic in (("request", request, f"{PREFIX}/{MESH}/keyrequest"),
+                                         ("answer", answer, f"{PREFIX}/{MESH}/keyanswer/{ids['b2']}")):
+                path = os.path.join(lookup_dir, f"{kind}-{i}.env")
+                open(path, "wb").write(payload)
+                lookup_files.append(f"{topic} {path}")
+        before = (nodes["b2"].stats() or {}).get("counters", {}).get("keyRequest", {}).get("received", 0)
+        lookup_start = time.time()
+        lookup_flood = subprocess.Popen(["xargs", "-P", "8", "-L", "1", "sh", "-c",
+                                         " ".join(pub[:-2]) + ' -t "$0" -f "$1"'], stdin=subprocess.PIPE,
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        lookup_flood.stdin.write("\n".join(lookup_files).encode() + b"\n")
+        lookup_flood.stdin.close()
+        lookup_probes = []
+        for i in range(10):
+            _, mid = nodes["b2"].send(f"lookup flood probe {i}")
+            lookup_probes.append(mid)
+            time.sleep(0.2)
+        lookup_flood.wait(120)
+        lookup_seconds = time.time() - lookup_start
+        time.sleep(2)
+        counters_a2 = (nodes["a2"].stats() or {}).get("counters", {})
+        relayed_in = (nodes["b2"].stats() or {}).get("counters", {}).get("keyRequest", {}).get("received", 0) - before
+        summary["lookup_flood"] = {"published": len(lookup_files), "seconds": round(lookup_seconds, 2),
+                                   "a2_lookup": counters_a2.get("lookup"), "a2_keyAnswer": counters_a2.get("keyAnswer"),
+                                   "requests_relayed_to_b2": relayed_in}
+        unrequested = counters_a2.get("lookup", {}).get("bridged_answers_unrequested", 0)
+        check(unrequested >= 1 and counters_a2.get("keyAnswer", {}).get("dropped_unverifiable", 0) == 0,
+              f"answers to no request of a2's dropped before any signature check ({unrequested})")
+        allowed_requests = 8 + lookup_seconds + 2 + 1
+        check(relayed_in <= allowed_requests,
+              f"requests from the broker relayed into island 2 within one neighbour's budget ({relayed_in}, at most {allowed_requests:.0f})")
+        got = deliveries(files)
+        probe_ok = sum(1 for m in lookup_probes if got["a2"].get(m, 0) == 1)
+        check(probe_ok == len(lookup_probes), f"island 2's probes during the lookup flood: {probe_ok}/{len(lookup_probes)} delivered at a2")
         time.sleep(5)  # a1's share refills
         _, after = nodes["c1"].send("after the flood")
         check(wait_for(lambda: deliveries(files)["b2"].get(after, 0) == 1, 15), "island 1 reaches island 2 again after the flood")

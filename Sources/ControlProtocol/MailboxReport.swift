@@ -32,11 +32,15 @@ public struct MailboxReport: Codable, Equatable, Sendable {
     public var recipients: [Recipient]
     /// The database and its write-ahead log on disk, in bytes.
     public var databaseBytes: Int
+    /// This node's own messages waiting for their recipient's key, by recipient (`bytes` are text
+    /// bytes; PROTOCOL.md H4, "Waiting for a key"). Absent from daemons without it.
+    public var waitingForKey: [Recipient]?
 
     /// Creates a report.
-    public init(enabled: Bool, recipients: [Recipient], databaseBytes: Int) {
+    public init(enabled: Bool, recipients: [Recipient], databaseBytes: Int, waitingForKey: [Recipient]? = nil) {
         self.enabled = enabled
         self.recipients = recipients
         self.databaseBytes = databaseBytes
+        self.waitingForKey = waitingForKey
     }
 }

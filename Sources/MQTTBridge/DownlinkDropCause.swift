@@ -2,7 +2,7 @@
 public enum DownlinkDropCause: String, CaseIterable, Equatable, Sendable {
     /// Longer than ``DownlinkLimits/maxPayloadBytes``.
     case oversized
-    /// A topic outside this mesh's three forms.
+    /// A topic outside this mesh's five forms.
     case badTopic = "bad_topic"
     /// Bytes that do not decode as an envelope (docs/PROTOCOL.md Part A).
     case malformed

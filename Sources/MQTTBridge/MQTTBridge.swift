@@ -127,8 +127,14 @@ public final class MQTTBridge: Sendable {
         guard let topic = MQTTTopic(for: envelope) else { return }
         let item = UplinkItem(
             topic: configuration.layout.name(of: topic), payload: envelope.encoded(),
-            qos: envelope.destination == nil ? configuration.broadcastQoS : 1)
+            qos: topic.isLookup ? 0 : envelope.destination == nil ? configuration.broadcastQoS : 1)
         let publishNow = shared.withLock { state -> Bool in
+            // A key request or answer is no use after an outage (its lookup asks again) and must
+            // not push direct messages out of the queue: it goes now or never (PROTOCOL.md F3).
+            if topic.isLookup {
+                if state.state != .connected { state.counters.droppedLookupOffline += 1 }
+                return state.state == .connected
+            }
             guard state.state == .connected, state.queue.isEmpty else {
                 state.queue.push(item)
                 return false
@@ -142,7 +148,7 @@ public final class MQTTBridge: Sendable {
                 state.counters.published += 1
             } else {
                 state.counters.publishFailures += 1
-                state.queue.push(item)
+                if !topic.isLookup { state.queue.push(item) }
             }
         }
     }

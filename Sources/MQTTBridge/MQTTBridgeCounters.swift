@@ -24,6 +24,8 @@ public struct MQTTBridgeCounters: Equatable, Sendable {
     public var droppedInboxFull: UInt64 = 0
     /// Uplink envelopes dropped, oldest first, because the queue was full.
     public var droppedQueueFull: UInt64 = 0
+    /// Key requests and answers not published because the broker was unreachable (never queued).
+    public var droppedLookupOffline: UInt64 = 0
     /// Envelopes waiting for the broker now.
     public var queueDepth: UInt64 = 0
     /// Connections made (the first one included).

@@ -1,8 +1,9 @@
 import MeshProtocol
 
 /// The bridge's topic tree (docs/PROTOCOL.md Part F, "Topics"): `<prefix>/<mesh>/broadcast`,
-/// `<prefix>/<mesh>/join` and `<prefix>/<mesh>/direct/<node ID>`, so several meshes share a
-/// broker and a gateway subscribes to its own mesh alone.
+/// `<prefix>/<mesh>/join`, `<prefix>/<mesh>/direct/<node ID>`, `<prefix>/<mesh>/keyrequest` and
+/// `<prefix>/<mesh>/keyanswer/<node ID>`, so several meshes share a broker and a gateway
+/// subscribes to its own mesh alone.
 public struct MQTTTopicLayout: Equatable, Sendable {
     /// The most characters of a prefix.
     public static let maxPrefixLength = 64
@@ -32,8 +33,10 @@ public struct MQTTTopicLayout: Equatable, Sendable {
     /// `<prefix>/<mesh>`, the root of this mesh's topics.
     public var root: String { "\(prefix)/\(meshName)" }
 
-    /// The filters a gateway subscribes to: the three kinds of its own mesh.
-    public var subscriptions: [String] { ["\(root)/broadcast", "\(root)/join", "\(root)/direct/+"] }
+    /// The filters a gateway subscribes to: the five forms of its own mesh.
+    public var subscriptions: [String] {
+        ["\(root)/broadcast", "\(root)/join", "\(root)/direct/+", "\(root)/keyrequest", "\(root)/keyanswer/+"]
+    }
 
     /// The full topic for `topic`.
     public func name(of topic: MQTTTopic) -> String {
@@ -41,28 +44,34 @@ public struct MQTTTopicLayout: Equatable, Sendable {
         case .broadcast: "\(root)/broadcast"
         case .joinNotice: "\(root)/join"
         case .direct(let node): "\(root)/direct/\(node.hex)"
+        case .keyRequest: "\(root)/keyrequest"
+        case .keyAnswer(let requester): "\(root)/keyanswer/\(requester.hex)"
         }
     }
 
-    /// Reads a received topic name; anything but the three forms under this root is refused.
+    /// Reads a received topic name; anything but the five forms under this root is refused.
     public func parse(_ name: String) throws(MQTTTopicError) -> MQTTTopic {
         let rootSlash = root + "/"
-        guard name.utf8.count <= rootSlash.utf8.count + 7 + 2 * NodeID.byteCount, name.hasPrefix(rootSlash) else {
+        guard name.utf8.count <= rootSlash.utf8.count + "keyanswer/".count + 2 * NodeID.byteCount, name.hasPrefix(rootSlash) else {
             throw .foreignTopic
         }
         let rest = name.dropFirst(rootSlash.count)
         switch rest {
         case "broadcast": return .broadcast
         case "join": return .joinNotice
+        case "keyrequest": return .keyRequest
         default:
-            guard rest.hasPrefix("direct/") else { throw .unknownTopic }
-            let hex = rest.dropFirst("direct/".count)
-            // Lowercase only, so one node has one topic.
-            guard hex.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }),
-                let node = NodeID(hex: String(hex))
-            else { throw .unknownTopic }
-            return .direct(node)
+            if rest.hasPrefix("direct/") { return .direct(try Self.node(rest.dropFirst("direct/".count))) }
+            if rest.hasPrefix("keyanswer/") { return .keyAnswer(try Self.node(rest.dropFirst("keyanswer/".count))) }
+            throw .unknownTopic
         }
+    }
+
+    /// A node ID level: 32 hex digits, lowercase only, so one node has one topic.
+    private static func node(_ hex: Substring) throws(MQTTTopicError) -> NodeID {
+        guard hex.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }), let node = NodeID(hex: String(hex))
+        else { throw .unknownTopic }
+        return node
     }
 
     private static func isLevel(_ level: Substring) -> Bool {

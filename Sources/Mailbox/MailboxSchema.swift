@@ -21,6 +21,9 @@ enum MailboxSchema {
             deposited_at INTEGER NOT NULL, seq INTEGER NOT NULL, envelope BLOB NOT NULL) WITHOUT ROWID;
         CREATE TABLE IF NOT EXISTS delivered (id BLOB PRIMARY KEY, expires_at INTEGER NOT NULL) WITHOUT ROWID;
         CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS waiting_for_key (
+            id BLOB PRIMARY KEY, target BLOB NOT NULL, queued_at INTEGER NOT NULL, seq INTEGER NOT NULL,
+            text BLOB NOT NULL) WITHOUT ROWID;
         """
 
     static let insertMemorySince = "INSERT OR IGNORE INTO meta (key, value) VALUES ('memory_since', ?1)"
@@ -32,6 +35,11 @@ enum MailboxSchema {
     static let deleteHeld = "DELETE FROM held WHERE id = ?1"
     static let selectEntries = "SELECT id, recipient, origin, depositor, deposited_at, seq, length(envelope) FROM held ORDER BY seq"
     static let selectEnvelope = "SELECT envelope FROM held WHERE id = ?1"
+    static let insertWaiting =
+        "INSERT OR REPLACE INTO waiting_for_key (id, target, queued_at, seq, text) VALUES (?1, ?2, ?3, ?4, ?5)"
+    static let deleteWaiting = "DELETE FROM waiting_for_key WHERE id = ?1"
+    static let selectWaitingEntries = "SELECT id, target, queued_at, seq, length(text) FROM waiting_for_key ORDER BY seq"
+    static let selectWaitingText = "SELECT text FROM waiting_for_key WHERE id = ?1"
     static let insertDelivered = "INSERT OR REPLACE INTO delivered (id, expires_at) VALUES (?1, ?2)"
     static let selectDelivered = "SELECT id, expires_at FROM delivered"
     static let expireDelivered = "DELETE FROM delivered WHERE expires_at <= ?1"

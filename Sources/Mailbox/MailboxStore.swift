@@ -2,7 +2,8 @@ import CSQLite
 import Glibc
 import MeshProtocol
 
-/// The durable mailbox: the pure `MailboxIndex` in memory, envelopes in SQLite.
+/// The durable mailbox: the pure `MailboxIndex` in memory, envelopes in SQLite; and the
+/// operator's messages waiting for a key (`KeyWaitQueue`, texts in the same database).
 ///
 /// Owned by one queue. Changes are kept in memory and written by `flush()` in one transaction,
 /// which the daemon calls at most once per engine tick (250 ms), so a burst of deposits costs
@@ -11,11 +12,15 @@ public final class MailboxStore {
     /// The database file.
     public let path: String
     /// The decisions and what they counted.
-    public private(set) var index: MailboxIndex
-    private let connection: SQLiteConnection
+    public internal(set) var index: MailboxIndex
+    /// Messages this node's operator wrote to nodes whose key is not known yet.
+    public internal(set) var keyWait: KeyWaitQueue
+    let connection: SQLiteConnection
     private var pendingInserts: [MessageID: (entry: MailboxEntry, envelope: [UInt8])] = [:]
     private var pendingDeletes: Set<MessageID> = []
     private var pendingDelivered: [MessageID: UInt64] = [:]
+    var pendingWaitInserts: [MessageID: (entry: KeyWaitEntry, text: [UInt8])] = [:]
+    var pendingWaitDeletes: Set<MessageID> = []
     private var deliveredExpiry: UInt64?
     /// Since when the delivered-ID records are complete (PROTOCOL.md Part G, the recipient's
     /// `vouchedSince`): when this database was created, then as the engine lowered or raised it.
@@ -26,6 +31,7 @@ public final class MailboxStore {
         self.path = path
         self.connection = connection
         self.index = MailboxIndex(limits: limits)
+        self.keyWait = KeyWaitQueue(limits: KeyWaitLimits(retentionMilliseconds: limits.retentionMilliseconds))
         try connection.execute(MailboxSchema.pragmas)
         let check = try connection.prepare("PRAGMA quick_check")
         while try check.step() {
@@ -46,6 +52,13 @@ public final class MailboxStore {
             index.restore(MailboxEntry(
                 messageID: id, recipient: recipient, origin: origin, depositor: depositor, size: Int(rows.int64(at: 6)),
                 depositedAt: UInt64(max(0, rows.int64(at: 4))), sequence: UInt64(max(0, rows.int64(at: 5)))))
+        }
+        let waiting = try connection.prepare(MailboxSchema.selectWaitingEntries)
+        while try waiting.step() {
+            guard let id = try? MessageID(bytes: waiting.blob(at: 0)), let target = try? NodeID(bytes: waiting.blob(at: 1)) else { continue }
+            keyWait.restore(KeyWaitEntry(
+                messageID: id, target: target, size: Int(waiting.int64(at: 4)), queuedAt: UInt64(max(0, waiting.int64(at: 2))),
+                sequence: UInt64(max(0, waiting.int64(at: 3)))))
         }
     }
 
@@ -71,7 +84,7 @@ public final class MailboxStore {
     /// True when changes wait for `flush()`.
     public var hasPendingWrites: Bool {
         !pendingInserts.isEmpty || !pendingDeletes.isEmpty || !pendingDelivered.isEmpty || deliveredExpiry != nil
-            || pendingMemorySince != nil
+            || pendingMemorySince != nil || !pendingWaitInserts.isEmpty || !pendingWaitDeletes.isEmpty
     }
 
     /// Offers a sealed envelope (encoded) for admission; see `MailboxIndex.admit`.
@@ -117,6 +130,7 @@ public final class MailboxStore {
     /// Removes what outlived the retention, and delivered-ID records past their expiry.
     public func expire(now: UInt64) {
         for id in index.expire(now: now) { forget(id) }
+        for id in keyWait.expire(now: now) { forgetWaiting(id) }
         deliveredExpiry = now
     }
 
@@ -167,6 +181,8 @@ public final class MailboxStore {
         pendingInserts.removeAll(keepingCapacity: true)
         pendingDeletes.removeAll(keepingCapacity: true)
         pendingDelivered.removeAll(keepingCapacity: true)
+        pendingWaitInserts.removeAll(keepingCapacity: true)
+        pendingWaitDeletes.removeAll(keepingCapacity: true)
         deliveredExpiry = nil
         pendingMemorySince = nil
         index.recordCommit()
@@ -218,6 +234,7 @@ public final class MailboxStore {
             update.bind(Int64(clamping: since), at: 1)
             try update.run()
         }
+        try writePendingWaiting()
         if let now = deliveredExpiry {
             let expire = try connection.prepare(MailboxSchema.expireDelivered)
             expire.bind(Int64(clamping: now), at: 1)

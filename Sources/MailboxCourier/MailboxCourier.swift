@@ -6,7 +6,8 @@ import MeshProtocol
 /// What a node does with its mailbox, the same in meshnoded and the simulator: it takes the
 /// engine's deposits, remembers direct messages delivered here (PROTOCOL.md Part G), and on
 /// every tick hands held mail to recipients that are back, sends copies toward recipients heard
-/// some hops away, expires old mail once a minute and commits what changed in one transaction.
+/// some hops away, sends this node's own messages whose key became known and looks keys up again
+/// on their schedule, expires old mail once a minute and commits what changed in one transaction.
 /// Owned by the engine's owner, on the engine's thread.
 public final class MailboxCourier {
     /// Mesh time between two expiry passes, in milliseconds.
@@ -43,9 +44,12 @@ public final class MailboxCourier {
         if lastExpiry.map({ meshNow &- $0 >= Self.expiryInterval }) ?? true {
             lastExpiry = meshNow
             let before = store.index.counters[.expired]
+            let waitingBefore = store.keyWait.counters.expired
             store.expire(now: meshNow)
             outcome.expired = Int(store.index.counters[.expired] - before)
+            outcome.expiredWaitingForKey = Int(store.keyWait.counters.expired - waitingBefore)
         }
+        sendWaitingForKey(engine: engine, now: now, meshNow: meshNow, outcome: &outcome, perform: perform)
         for recipient in store.index.recipients {
             for id in ledger.settle(recipient: recipient, now: meshNow, isUp: { engine.isLink($0, of: recipient) }) {
                 store.handedOver(id)

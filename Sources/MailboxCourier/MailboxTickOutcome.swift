@@ -9,6 +9,10 @@ public struct MailboxTickOutcome: Equatable, Sendable {
     public var copies = 0
     /// Messages that outlived the retention.
     public var expired = 0
+    /// This node's own messages sent, per recipient, because its key became known.
+    public var sentAfterKey: [NodeID: Int] = [:]
+    /// This node's own messages that waited the whole retention for a key.
+    public var expiredWaitingForKey = 0
 
     /// Creates an empty outcome.
     public init() {}

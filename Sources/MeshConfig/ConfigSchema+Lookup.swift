@@ -1,7 +1,7 @@
 extension ConfigSchema {
     /// `[lookup]`.
     static let lookupOptions: [ConfigOption] = [
-        lookup("timeout", "how long a key lookup waits for an answer before the message is given up",
+        lookup("timeout", "how long a key lookup waits for an answer; then a message waiting for it is dropped, or kept in the mailbox database when there is one",
                .seconds(1)...(.seconds(300)), \.timeout),
         lookup("retry_interval", "a key lookup not answered after this long sends its request again",
                .milliseconds(100)...(.seconds(300)), \.retryInterval),

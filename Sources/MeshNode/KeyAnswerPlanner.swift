@@ -43,9 +43,9 @@ public struct KeyAnswerPlanner: Sendable {
     /// What was decided so far.
     public private(set) var counters = KeyLookupCounters()
     private var requestTotal: TokenBucket
-    private var requestsByNeighbour: BucketTable<NodeID>
+    private var requestsByNeighbour: BucketTable<RequestSource>
     private var answerTotal: TokenBucket
-    private var answersByNeighbour: BucketTable<NodeID>
+    private var answersByNeighbour: BucketTable<RequestSource>
     private var answersByTarget: BucketTable<NodeID>
     private var lastAnswered: [RepeatKey: Duration] = [:]
     private var pending: [KeyRequestKey: PendingAnswer] = [:]
@@ -83,11 +83,19 @@ public struct KeyAnswerPlanner: Sendable {
     public mutating func consider(
         _ request: KeyRequestKey, target: NodeID, from neighbour: NodeID, holder: Holder, now: Duration
     ) -> Decision {
-        guard requestsByNeighbour.allows(neighbour, now: now), requestTotal.available(now: now) >= 1 else {
+        consider(request, target: target, from: .neighbour(neighbour), holder: holder, now: now)
+    }
+
+    /// Decides about a request that came in from `source`: a neighbour, or the bridge, which has
+    /// one neighbour's budgets for all the gateways that publish on the broker.
+    public mutating func consider(
+        _ request: KeyRequestKey, target: NodeID, from source: RequestSource, holder: Holder, now: Duration
+    ) -> Decision {
+        guard requestsByNeighbour.allows(source, now: now), requestTotal.available(now: now) >= 1 else {
             counters.requestsOverBudget += 1
             return Decision(relay: false, answerAt: nil)
         }
-        _ = requestsByNeighbour.take(neighbour, now: now)
+        _ = requestsByNeighbour.take(source, now: now)
         _ = requestTotal.take(1, now: now)
         guard holder != .none else { return Decision(relay: true, answerAt: nil) }
         // A node that can answer does not spread the request further: its answer ends it.
@@ -99,13 +107,13 @@ public struct KeyAnswerPlanner: Sendable {
             return Decision(relay: false, answerAt: nil)
         }
         guard lastAnswered.count < limits.memoryCapacity, answerTotal.available(now: now) >= 1,
-            answersByNeighbour.allows(neighbour, now: now), answersByTarget.allows(target, now: now)
+            answersByNeighbour.allows(source, now: now), answersByTarget.allows(target, now: now)
         else {
             counters.answersOverBudget += 1
             return Decision(relay: false, answerAt: nil)
         }
         _ = answerTotal.take(1, now: now)
-        _ = answersByNeighbour.take(neighbour, now: now)
+        _ = answersByNeighbour.take(source, now: now)
         _ = answersByTarget.take(target, now: now)
         lastAnswered[repeatKey] = now
         let due = now + delay(for: holder)

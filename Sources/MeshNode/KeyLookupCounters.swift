@@ -22,6 +22,8 @@ public struct KeyLookupCounters: Equatable, Sendable {
     public var answersOverBudget: UInt64 = 0
     /// Requests neither relayed nor answered because a request budget was spent.
     public var requestsOverBudget: UInt64 = 0
+    /// Key answers the MQTT bridge delivered for no request this gateway had published (dropped).
+    public var bridgedAnswersUnrequested: UInt64 = 0
     /// Messages that waited for a key and were sent when it came.
     public var messagesSentAfterLookup: UInt64 = 0
     /// Messages that waited for a key and were dropped when the lookup timed out or the queue was full.

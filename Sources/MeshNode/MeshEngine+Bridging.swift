@@ -15,13 +15,27 @@ extension MeshEngine {
     /// was published enters this island re-based to that many (``rebasedForDownlink(_:)``).
     public func receiveBridged(_ envelope: Envelope, now: Duration) -> [EngineAction] {
         switch envelope.kind {
-        case .message, .joinNotice:
+        case .keyAnswer where !answersPublishedRequest(envelope, now: now):
+            // Before any public-key work: an answer is let in only for a request this gateway put
+            // on the broker (PROTOCOL.md F4), so a publisher cannot spend the island's checks on it.
+            lookupRequesterCounters.bridgedAnswersUnrequested += 1
+            emit(.dropped(envelope.messageID, kind: .keyAnswer, cause: .envelope("no request of this gateway's"), link: Self.bridgeLink))
+        case .message, .joinNotice, .keyRequest, .keyAnswer:
             let rebased = rebasedForDownlink(envelope)
             flood(rebased, from: rebased.route.last ?? rebased.origin, on: Self.bridgeLink, now: now, bridged: true)
-        case .profile, .heartbeat, .keyExchange, .keyRequest, .keyAnswer:
+        case .profile, .heartbeat, .keyExchange:
             drop(envelope, cause: .envelope("kind \(envelope.kind) does not cross the bridge"), on: Self.bridgeLink, counter: \.droppedMalformed)
         }
         return takeActions()
+    }
+
+    /// True when `envelope` is a key answer to a request this gateway published within the last
+    /// 30 s, about the same target.
+    private func answersPublishedRequest(_ envelope: Envelope, now: Duration) -> Bool {
+        guard let requester = envelope.destination, let body = try? KeyAnswerBody(decoding: envelope.payload) else {
+            return false
+        }
+        return publishedRequests.contains(KeyRequestKey(requester: requester, tag: body.tag), target: body.target, now: now)
     }
 
     /// `envelope` with at most ``EngineConfiguration/bridgeDownlinkHops`` hops: the route cut to its
@@ -39,9 +53,20 @@ extension MeshEngine {
         return rebased
     }
 
-    /// Hands `envelope` to the bridge when this node is a gateway and its kind crosses.
-    func uplink(_ envelope: Envelope) {
-        guard configuration.bridged, envelope.kind == .message || envelope.kind == .joinNotice else { return }
+    /// Hands `envelope` to the bridge when this node is a gateway and its kind crosses (messages,
+    /// join notices, key requests and answers; PROTOCOL.md F3). A key request is remembered, so an
+    /// answer to it is let in from the broker.
+    func uplink(_ envelope: Envelope, now: Duration) {
+        guard configuration.bridged else { return }
+        switch envelope.kind {
+        case .message, .joinNotice, .keyAnswer:
+            break
+        case .keyRequest:
+            guard let body = try? KeyRequestBody(decoding: envelope.payload) else { return }
+            publishedRequests.record(KeyRequestKey(requester: envelope.origin, tag: body.tag), target: body.target, now: now)
+        case .profile, .heartbeat, .keyExchange:
+            return
+        }
         actions.append(.uplink(envelope))
     }
 }

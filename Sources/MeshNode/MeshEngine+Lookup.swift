@@ -14,6 +14,7 @@ extension MeshEngine {
         merged.retries = own.retries
         merged.messagesSentAfterLookup = own.messagesSentAfterLookup
         merged.messagesDropped = own.messagesDropped
+        merged.bridgedAnswersUnrequested = own.bridgedAnswersUnrequested
         return merged
     }
 
@@ -84,7 +85,7 @@ extension MeshEngine {
     }
 
     /// Decides about a request accepted by the relay rules; returns whether it may be relayed.
-    func considerKeyRequest(_ envelope: Envelope, body: KeyRequestBody, from sender: NodeID, now: Duration) -> Bool {
+    func considerKeyRequest(_ envelope: Envelope, body: KeyRequestBody, from source: RequestSource, now: Duration) -> Bool {
         kindCounters[.keyRequest].delivered += 1
         let holder: KeyAnswerPlanner.Holder
         if body.target == nodeID {
@@ -95,7 +96,7 @@ extension MeshEngine {
             holder = .none
         }
         let request = KeyRequestKey(requester: envelope.origin, tag: body.tag)
-        return answerPlanner.consider(request, target: body.target, from: sender, holder: holder, now: now).relay
+        return answerPlanner.consider(request, target: body.target, from: source, holder: holder, now: now).relay
     }
 
     /// Learns from a verified answer (every node it passes: it is a signed profile), cancels our
@@ -146,7 +147,17 @@ extension MeshEngine {
             let envelope = Envelope(
                 kind: .keyAnswer, messageID: newMessageID(), origin: nodeID, destination: answer.request.requester,
                 route: [nodeID], timestamp: timestamp(at: now), payload: body.encoded())
-            originate(envelope, only: reversePaths.neighbour(for: answer.request, now: now), now: now)
+            // Back the way the request came: to the bridge alone, to that neighbour alone, or (no
+            // memory of it) to every neighbour and the bridge.
+            switch reversePaths.source(for: answer.request, now: now) {
+            case .bridge:
+                router.recordOriginated(envelope.messageID, now: now)
+                uplink(envelope, now: now)
+            case .neighbour(let neighbour):
+                originate(envelope, only: neighbour, uplinking: false, now: now)
+            case nil:
+                originate(envelope, now: now)
+            }
         }
     }
 

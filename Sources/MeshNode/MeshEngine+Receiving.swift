@@ -125,20 +125,36 @@ extension MeshEngine {
         case .drop(let reason):
             dropByRule(envelope, reason: reason, from: sender, on: link, now: now)
         case .accept(let deliver, var relay):
+            // Part F: what came from the bridge never goes back to it; a request goes up only when
+            // it may be relayed, an answer only the way its request came (H3).
+            var uplinks = withinShare && !bridged
             switch verified {
             case .keyRequest(let body):
-                reversePaths.record(KeyRequestKey(requester: envelope.origin, tag: body.tag), from: sender, now: now)
-                if !considerKeyRequest(envelope, body: body, from: sender, now: now) { relay = nil }
+                let source: RequestSource = bridged ? .bridge : .neighbour(sender)
+                reversePaths.record(KeyRequestKey(requester: envelope.origin, tag: body.tag), from: source, now: now)
+                if !considerKeyRequest(envelope, body: body, from: source, now: now) {
+                    relay = nil
+                    uplinks = false
+                }
             case .keyAnswer(let body, let profile, let signed):
                 hearKeyAnswer(envelope, body: body, profile: profile, signed: signed, via: sender, now: now)
-                relay = relay.map { backTheWayItCame($0, tag: body.tag, now: now) }
+                let request = envelope.destination.map { KeyRequestKey(requester: $0, tag: body.tag) }
+                switch request.flatMap({ reversePaths.source(for: $0, now: now) }) {
+                case .bridge:
+                    relay = nil
+                case .neighbour:
+                    relay = relay.map { backTheWayItCame($0, tag: body.tag, now: now) }
+                    uplinks = false
+                case nil:
+                    break
+                }
             default:
                 if deliver { self.deliver(envelope, verified: verified, from: sender, on: link, now: now) }
             }
             if withinShare, envelope.kind == .joinNotice, let copy = router.relayCopy(of: envelope) {
                 recentJoins.record(copy, now: now)
             }
-            if withinShare, !bridged, let copy = router.relayCopy(of: envelope) { uplink(copy) }
+            if uplinks, let copy = router.relayCopy(of: envelope) { uplink(copy, now: now) }
             if withinShare { _ = offerToMailbox(envelope, depositor: sender, now: now) }
             if let relay { scheduler.schedule(relay, neighbours: readyNeighbourCount(), now: now) }
             flushRelays(now: now)

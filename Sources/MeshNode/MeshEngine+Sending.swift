@@ -14,8 +14,8 @@ extension MeshEngine {
     }
 
     /// ``send(text:to:now:)`` with the message ID given (one drawn when a message was queued
-    /// for a key lookup).
-    func send(
+    /// for a key lookup, or held for its key in the mailbox database).
+    public func send(
         text: String, to destination: NodeID?, messageID: MessageID, now: Duration
     ) throws(SendFailure) -> (OriginatedMessage, [EngineAction]) {
         let textLength = text.utf8.count
@@ -60,11 +60,12 @@ extension MeshEngine {
 
     /// Sends an envelope this node created to every ready neighbour, and holds it for those
     /// in their departure grace.
-    /// With `only`, it goes to that neighbour alone when it is one of them.
+    /// With `only`, it goes to that neighbour alone when it is one of them. A gateway also hands it
+    /// to the bridge unless `uplinking` is false.
     @discardableResult
-    func originate(_ envelope: Envelope, only: NodeID? = nil, now: Duration) -> OriginatedMessage {
+    func originate(_ envelope: Envelope, only: NodeID? = nil, uplinking: Bool = true, now: Duration) -> OriginatedMessage {
         router.recordOriginated(envelope.messageID, now: now)
-        uplink(envelope)
+        if uplinking { uplink(envelope, now: now) }
         var outcome = OriginatedMessage(messageID: envelope.messageID, sentTo: 0, heldFor: 0)
         let encoded = envelope.encoded()
         let targets = relayTargets()

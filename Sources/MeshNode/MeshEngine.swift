@@ -48,6 +48,8 @@ public final class MeshEngine {
     var lookups: PendingLookups
     /// The neighbour each relayed key request came from, for its answers.
     var reversePaths = ReversePaths(capacity: 1024, lifetime: .seconds(30))
+    /// The key requests this gateway published to the bridge, for the answers it lets in.
+    var publishedRequests = PublishedRequests(capacity: 1024, lifetime: .seconds(30))
     /// Signed profiles this node can hand on in key answers.
     var signedProfiles: SignedProfiles
     /// What the requesting side of key lookup did.

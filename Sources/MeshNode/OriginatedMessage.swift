@@ -12,6 +12,9 @@ public struct OriginatedMessage: Equatable, Sendable {
     public var offeredToMailbox = false
     /// True when it waits for a key lookup (docs/PROTOCOL.md Part H) and goes out when the key comes.
     public var waitingForKey: Bool
+    /// True when, waiting for its key, it is also kept in the mailbox database and goes out whenever
+    /// the key becomes known within the retention (docs/PROTOCOL.md H4, "Waiting for a key").
+    public var heldForKey = false
 
     /// Creates a record.
     public init(messageID: MessageID, sentTo: Int, heldFor: Int, waitingForKey: Bool = false) {

@@ -14,4 +14,6 @@ public enum SendFailure: Error, Equatable, Sendable {
     case noNeighbours
     /// The key is unknown and no lookup can be started or no more messages can wait for keys.
     case lookupsFull
+    /// The key is unknown and the messages waiting for keys reached a cap (count or bytes, target or total).
+    case keyWaitFull
 }

@@ -18,7 +18,7 @@ public enum MetricName {
         "engine.clock_behind_ms", "engine.clock_ahead_ms", "inbox.waiting_frames", "control.connected_clients",
         "mailbox.held", "mailbox.held_bytes", "mailbox.recipients", "mailbox.database_bytes",
         "mqtt.queue_depth",
-        "lookup.in_flight", "lookup.waiting_messages",
+        "lookup.in_flight", "lookup.waiting_messages", "outbox.held", "outbox.held_bytes", "outbox.targets",
     ]
 
     /// The family name of a counter (without `_total`) and its `kind` label value, if any.

@@ -34,7 +34,10 @@ public enum RelayctlHelp {
             words form the text (use -- before text that starts with '-'). Prints the message ID.
             When meshnoded does not know the node's key, it looks the key up across the mesh and
             sends the message when an answer brings it; relayctl waits for that (at most meshnoded's
-            [lookup] timeout, 10 s by default) and exits 65 if no answer came: the message was not sent.
+            [lookup] timeout, 10 s by default). If no answer came, a node with a mailbox keeps the
+            message in its database and sends it whenever the key becomes known, within the mailbox
+            retention (24 h by default): relayctl exits 0 saying "waiting for the key of ..., held"
+            (relayctl mailbox lists them). Without a mailbox it exits 65: the message was not sent.
             """
         case .lookup?:
             body = """

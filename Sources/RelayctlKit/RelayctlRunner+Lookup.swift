@@ -34,6 +34,14 @@ extension RelayctlRunner {
                 + "(up to \(Self.whole(first.timeoutSeconds)) s)\n")
         }
         let report = try awaitKey(node, first: first, client: client)
+        if !report.known, sent.heldForKey == true {
+            if !json {
+                err("relayctl: waiting for the key of \(report.shortID), held; the message goes out when the key is known "
+                    + "(looked up again on a schedule, kept at most the mailbox retention; relayctl mailbox)\n")
+            }
+            out(json ? String(decoding: ControlJSON.line(sent), as: UTF8.self) : sent.messageID + "\n")
+            return .ok
+        }
         guard report.known else {
             err("relayctl: no answer to the key lookup for \(report.shortID) within \(Self.whole(report.timeoutSeconds)) s: "
                 + "the message was not sent\n")

@@ -74,7 +74,19 @@ public struct ReportFormatter: Sendable {
         }
         let total = report.recipients.reduce(0) { $0 + $1.count }
         return "Held for \(report.recipients.count) recipient(s), \(total) message(s); database \(Self.bytes(UInt64(report.databaseBytes))):\n"
-            + (report.recipients.isEmpty ? "  none\n" : table.rendered())
+            + (report.recipients.isEmpty ? "  none\n" : table.rendered()) + waitingForKey(report.waitingForKey ?? [])
+    }
+
+    /// This node's own messages waiting for keys, per recipient.
+    private func waitingForKey(_ recipients: [MailboxReport.Recipient]) -> String {
+        var table = TextTable(headers: ["RECIPIENT", "MESSAGES", "TEXT", "OLDEST"], alignments: [.left, .right, .right, .right])
+        for recipient in recipients {
+            table.append([recipient.shortID, String(recipient.count), Self.bytes(UInt64(recipient.bytes)),
+                          Self.duration(recipient.oldestAgeSeconds) + " ago"])
+        }
+        let total = recipients.reduce(0) { $0 + $1.count }
+        return "\nWaiting for the key of \(recipients.count) recipient(s), \(total) message(s) of this node's own:\n"
+            + (recipients.isEmpty ? "  none\n" : table.rendered())
     }
 
     /// Uptime and memory, then every counter.

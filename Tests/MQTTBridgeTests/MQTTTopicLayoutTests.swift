@@ -5,17 +5,20 @@ import Testing
 @Suite struct MQTTTopicLayoutTests {
     static let node = NodeID(hex: "00112233445566778899aabbccddeeff")!
 
-    @Test func buildsTheThreeTopicsUnderPrefixAndMesh() throws {
+    @Test func buildsTheFiveTopicsUnderPrefixAndMesh() throws {
         let layout = try MQTTTopicLayout(prefix: "relaychat/v1", meshName: "hall-2")
         #expect(layout.name(of: .broadcast) == "relaychat/v1/hall-2/broadcast")
         #expect(layout.name(of: .joinNotice) == "relaychat/v1/hall-2/join")
         #expect(layout.name(of: .direct(Self.node)) == "relaychat/v1/hall-2/direct/00112233445566778899aabbccddeeff")
+        #expect(layout.name(of: .keyRequest) == "relaychat/v1/hall-2/keyrequest")
+        #expect(layout.name(of: .keyAnswer(Self.node)) == "relaychat/v1/hall-2/keyanswer/00112233445566778899aabbccddeeff")
         #expect(layout.subscriptions == [
             "relaychat/v1/hall-2/broadcast", "relaychat/v1/hall-2/join", "relaychat/v1/hall-2/direct/+",
+            "relaychat/v1/hall-2/keyrequest", "relaychat/v1/hall-2/keyanswer/+",
         ])
     }
 
-    @Test(arguments: [MQTTTopic.broadcast, .joinNotice, .direct(node)])
+    @Test(arguments: [MQTTTopic.broadcast, .joinNotice, .direct(node), .keyRequest, .keyAnswer(node)])
     func parsesWhatItBuilds(topic: MQTTTopic) throws {
         let layout = try MQTTTopicLayout(meshName: "m")
         #expect(try layout.parse(layout.name(of: topic)) == topic)
@@ -27,6 +30,10 @@ import Testing
         ("relaychat/v1/m/direct/00112233445566778899AABBCCDDEEFF", .unknownTopic),
         ("relaychat/v1/m/direct/0011", .unknownTopic),
         ("relaychat/v1/m/profile", .unknownTopic),
+        ("relaychat/v1/m/keyrequest/x", .unknownTopic),
+        ("relaychat/v1/m/keyanswer", .unknownTopic),
+        ("relaychat/v1/m/keyanswer/00112233445566778899AABBCCDDEEFF", .unknownTopic),
+        ("relaychat/v1/m/keyanswer/00112233445566778899aabbccddeeff0", .foreignTopic),
         ("relaychat/v1/m/" + String(repeating: "a", count: 500), .foreignTopic),
     ])
     func refusesTopicsOutsideTheLayout(name: String, error: MQTTTopicError) throws {
@@ -58,5 +65,17 @@ import Testing
         #expect(MQTTTopic(for: join) == .joinNotice)
         #expect(MQTTTopic(for: heartbeat) == nil)
         #expect(!MQTTTopic.broadcast.carries(direct))
+        var request = broadcast
+        request.kind = .keyRequest
+        var answer = direct
+        answer.kind = .keyAnswer
+        answer.isInnerSealed = false
+        var answerWithoutRequester = answer
+        answerWithoutRequester.destination = nil
+        #expect(MQTTTopic(for: request) == .keyRequest)
+        #expect(MQTTTopic(for: answer) == .keyAnswer(Self.node))
+        #expect(MQTTTopic(for: answerWithoutRequester) == nil)
+        #expect(!MQTTTopic.keyAnswer(origin).carries(answer))
+        #expect(MQTTTopic.keyRequest.isLookup && MQTTTopic.keyAnswer(origin).isLookup && !MQTTTopic.direct(origin).isLookup)
     }
 }

@@ -65,6 +65,29 @@ struct MailboxStoreTests {
         #expect(try MailboxStore.open(path: path, limits: MailboxLimits(), now: epoch).store.memorySince == since + 1)
     }
 
+    @Test("Messages waiting for a key are on disk once flushed, text and order kept; sent ones are gone after reopening")
+    func waitingForKeyReopen() throws {
+        let path = temporaryPath()
+        do {
+            let store = try MailboxStore.open(path: path, limits: MailboxLimits(), now: epoch).store
+            #expect(store.holdForKey("first", messageID: message(1), target: node(0xc1), now: epoch) == .held)
+            #expect(store.holdForKey("second, ünïcode", messageID: message(2), target: node(0xc1), now: epoch + 1) == .held)
+            #expect(store.holdForKey("other", messageID: message(3), target: node(0xc2), now: epoch + 2) == .held)
+            #expect(store.waitingText(for: message(2)) == "second, ünïcode", "answered from memory before the flush")
+            #expect(store.flush())
+            store.sentAfterKey(message(3))
+            #expect(store.flush())
+        }
+        let store = try MailboxStore.open(path: path, limits: MailboxLimits(), now: epoch).store
+        #expect(store.keyWait.targets == [node(0xc1)])
+        #expect(store.keyWait.waiting(for: node(0xc1)).map(\.messageID) == [message(1), message(2)])
+        #expect(store.waitingText(for: message(2)) == "second, ünïcode")
+        #expect(store.keyWait.lookupsDue(now: epoch) == [node(0xc1)])
+        store.expire(now: epoch + MailboxLimits().retentionMilliseconds + 1)
+        #expect(store.flush())
+        #expect(try MailboxStore.open(path: path, limits: MailboxLimits(), now: epoch).store.keyWait.count == 0)
+    }
+
     @Test("Reopened, held mail keeps its deposit order, not the order of its IDs")
     func reopenKeepsDepositOrder() throws {
         let path = temporaryPath()

@@ -22,14 +22,16 @@ final class EnginePair {
 
     /// Links the two engines; `losing` names one frame (direction and sequence number from
     /// link-up) that never arrives, and every frame `dropping` picks never arrives either.
+    /// B runs with `configurationOfB` when one is given (a gateway beside a plain node).
     init(
-        configuration: EngineConfiguration = EngineConfiguration(), losing lost: (toB: Bool, index: Int)? = nil,
+        configuration: EngineConfiguration = EngineConfiguration(), configurationOfB: EngineConfiguration? = nil,
+        losing lost: (toB: Bool, index: Int)? = nil,
         dropping: @escaping (_ toB: Bool, _ frame: [UInt8]) -> Bool = { _, _ in false }
     ) throws {
         self.lost = lost
         self.dropping = dropping
         a = MeshEngine(identity: try NodeIdentity.generate(), configuration: configuration, random: SplitMix64(seed: 1))
-        b = MeshEngine(identity: try NodeIdentity.generate(), configuration: configuration, random: SplitMix64(seed: 2))
+        b = MeshEngine(identity: try NodeIdentity.generate(), configuration: configurationOfB ?? configuration, random: SplitMix64(seed: 2))
         let fromA = a.handle(.linkUp(LinkInfo(id: LinkID(1), role: .central, remoteAddress: "b", mtu: 100)), now: now)
         let fromB = b.handle(.linkUp(LinkInfo(id: LinkID(2), role: .peripheral, remoteAddress: "a", mtu: 100)), now: now)
         queue(fromA, toB: true)
@@ -54,6 +56,12 @@ final class EnginePair {
                 break
             }
         }
+    }
+
+    /// Performs actions A returned outside the pair's own traffic (a lookup it started), then drains.
+    func performAtA(_ actions: [EngineAction]) {
+        queue(actions, toB: true)
+        drain()
     }
 
     /// Performs actions B returned outside the pair's own traffic (the bridge), then drains.

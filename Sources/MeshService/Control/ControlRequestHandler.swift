@@ -62,7 +62,7 @@ struct ControlRequestHandler: Sendable {
             let sent = try node.send(text: text, to: destination)
             return success(request.id, SendReport(
                 messageID: sent.messageID, sentTo: sent.sentTo, heldFor: sent.heldFor, waitingForKey: sent.waitingForKey,
-                heldInMailbox: sent.offeredToMailbox))
+                heldInMailbox: sent.offeredToMailbox, heldForKey: sent.heldForKey))
         } catch {
             return failure(request.id, error.code, error.description)
         }

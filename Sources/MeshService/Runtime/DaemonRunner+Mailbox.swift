@@ -19,7 +19,7 @@ extension DaemonRunner {
             }
             let store = opened.store
             engine.restoreDeliveries(try store.deliveredRecords(), vouchedSince: store.memorySince, now: .zero)
-            logger.info(.mailbox, "mailbox \(path): \(store.index.count) message(s) held for \(store.index.recipients.count) recipient(s)")
+            logger.info(.mailbox, "mailbox \(path): \(store.index.count) message(s) held for \(store.index.recipients.count) recipient(s), \(store.keyWait.count) of this node's own waiting for keys")
             return store
         } catch {
             logger.warning(.mailbox, "mailbox not opened, mail for absent nodes is not kept: \(error)", LogFields(reason: "store_error"))

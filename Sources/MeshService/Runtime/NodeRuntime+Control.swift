@@ -35,6 +35,7 @@ extension NodeRuntime: NodeControlling {
         case .failure(.destinationIsSelf): throw .badRequest("the destination is this node")
         case .failure(.crypto(let detail)): throw .internalError(detail)
         case .failure(.lookupsFull): throw .notReady("too many key lookups in flight")
+        case .failure(.keyWaitFull): throw .notReady("too many messages wait for keys (relayctl mailbox)")
         }
     }
 
@@ -86,6 +87,7 @@ extension NodeRuntime: NodeControlling {
             ]
             counters["seen_journal"] = CounterDictionary.make(from: journal?.counters ?? SeenJournalCounters())
             counters["mailbox"] = mailboxCounters()
+            counters["outbox"] = outboxCounters()
             counters["control"] = controlCounters()
             counters["transport"] = transport.status.counters
             // All zero on a node that is no gateway, so every node has the same groups.

@@ -43,6 +43,14 @@ extension NodeRuntime {
                 logger.debug(.mailbox, "held message handed over", LogFields(otherNode: recipient, messageID: id, reason: "handed_over"))
             }
         }
+        for (recipient, count) in outcome.sentAfterKey {
+            logger.info(.mailbox, "sent \(count) message(s) that waited for the key of \(recipient.shortID)",
+                        LogFields(otherNode: recipient, kind: .message, reason: "sent_after_key"))
+        }
+        if outcome.expiredWaitingForKey > 0 {
+            logger.info(.mailbox, "\(outcome.expiredWaitingForKey) message(s) waited the whole retention for a key and were dropped",
+                        LogFields(reason: "key_wait_expired"))
+        }
         if outcome.expired > 0 {
             logger.info(.mailbox, "\(outcome.expired) held message(s) expired unclaimed", LogFields(reason: "expired"))
         }
@@ -71,6 +79,17 @@ extension NodeRuntime {
         for cause in MailboxDropCause.allCases { group[cause.rawValue] = counters[cause] }
         return group
     }
+
+    /// The `outbox` group of `stats` (CONTROL.md): this node's own messages waiting for keys; all
+    /// zero without a mailbox. Only on `queue`.
+    func outboxCounters() -> [String: UInt64] {
+        let queue = mailboxCourier?.store.keyWait
+        var group = CounterDictionary.make(from: queue?.counters ?? KeyWaitCounters())
+        group["held"] = UInt64(queue?.count ?? 0)
+        group["held_bytes"] = UInt64(queue?.totalBytes ?? 0)
+        group["targets"] = UInt64(queue?.targets.count ?? 0)
+        return group
+    }
 }
 
 extension NodeRuntime {
@@ -84,7 +103,12 @@ extension NodeRuntime {
                     nodeID: summary.recipient, count: summary.count, bytes: summary.bytes,
                     oldestAgeSeconds: Double(meshNow &- min(meshNow, summary.oldestDepositedAt)) / 1000)
             }
-            return MailboxReport(enabled: true, recipients: recipients, databaseBytes: store.databaseBytes)
+            let waiting = store.keyWait.summaries().map { summary in
+                MailboxReport.Recipient(
+                    nodeID: summary.target, count: summary.count, bytes: summary.bytes,
+                    oldestAgeSeconds: Double(meshNow &- min(meshNow, summary.oldestQueuedAt)) / 1000)
+            }
+            return MailboxReport(enabled: true, recipients: recipients, databaseBytes: store.databaseBytes, waitingForKey: waiting)
         }
     }
 }
