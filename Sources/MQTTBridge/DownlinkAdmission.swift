@@ -33,7 +33,7 @@ public struct DownlinkAdmission: Sendable {
     public var gatewayCount: Int { gateways.count }
 
     /// Decides for one message from the broker and counts the verdict.
-    public mutating func admit(topic: String, payload: [UInt8], now: Duration) -> DownlinkVerdict {
+    public mutating func admit<Bytes: Collection<UInt8>>(topic: String, payload: Bytes, now: Duration) -> DownlinkVerdict {
         let verdict = decide(topic: topic, payload: payload, now: now)
         switch verdict {
         case .admit: admitted += 1
@@ -42,12 +42,19 @@ public struct DownlinkAdmission: Sendable {
         return verdict
     }
 
-    /// Counts a refusal decided after this gate (the engine's inbox was full).
-    public mutating func count(_ cause: DownlinkDropCause) {
+    /// Moves one envelope this gate had admitted to the refusals (the engine's inbox was full), so
+    /// `admitted` keeps counting only what reached the engine and every message received is
+    /// counted once: admitted or dropped by one cause.
+    public mutating func refuseAdmitted(_ cause: DownlinkDropCause) {
+        if admitted > 0 { admitted -= 1 }
+        count(cause)
+    }
+
+    private mutating func count(_ cause: DownlinkDropCause) {
         dropped[cause, default: 0] += 1
     }
 
-    private mutating func decide(topic: String, payload: [UInt8], now: Duration) -> DownlinkVerdict {
+    private mutating func decide<Bytes: Collection<UInt8>>(topic: String, payload: Bytes, now: Duration) -> DownlinkVerdict {
         guard payload.count <= limits.maxPayloadBytes else { return .drop(.oversized) }
         guard let kind = try? layout.parse(topic) else { return .drop(.badTopic) }
         guard let envelope = try? Envelope(decoding: payload) else { return .drop(.malformed) }

@@ -13,6 +13,17 @@ public struct DownlinkLimits: Equatable, Sendable {
     /// Gateways with a share of their own; any further gateway shares one overflow share.
     public var maxGateways: Int
 
+    /// What an MQTT 5 PUBLISH may hold beside its payload: fixed header, topic length, packet
+    /// identifier and up to 1 KB of properties (docs/PROTOCOL.md F1).
+    public static let packetOverheadBytes = 5 + 2 + 2 + 1024
+
+    /// The Maximum Packet Size a gateway announces when it connects: the longest payload on the
+    /// longest topic of `layout`, with ``packetOverheadBytes``. The broker sends nothing longer
+    /// (MQTT 5, 3.1.2.11.4), so a huge payload never reaches the gateway's memory.
+    public func maxPacketBytes(layout: MQTTTopicLayout) -> UInt32 {
+        UInt32(maxPayloadBytes + layout.maxTopicLength + Self.packetOverheadBytes)
+    }
+
     /// Creates limits with the documented defaults.
     public init(
         maxPayloadBytes: Int = 65_536, gatewayMessagesPerSecond: Double = 20, gatewayBurst: Double = 100,

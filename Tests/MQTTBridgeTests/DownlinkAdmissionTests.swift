@@ -36,6 +36,36 @@ import Testing
         #expect(gate.admitted == 0)
     }
 
+    @Test func anEnvelopeTheEngineHadNoRoomForLeavesAdmittedForInboxFull() {
+        var gate = DownlinkAdmission(layout: Self.layout, limits: DownlinkLimits(), now: .zero)
+        for serial in UInt8(0)..<3 {
+            _ = gate.admit(topic: Self.broadcastTopic, payload: Self.envelope(gateway: 1, serial: serial).encoded(), now: .zero)
+        }
+        gate.refuseAdmitted(.inboxFull)
+        #expect(gate.admitted == 2)
+        #expect(gate.dropped[.inboxFull] == 1)
+        #expect(gate.admitted + gate.dropped.values.reduce(0, +) == 3)
+    }
+
+    @Test(arguments: [("relaychat/v1", "m"), ("a/b/c", "hall-2"), (String(repeating: "p", count: 64), String(repeating: "m", count: 32))])
+    func theAnnouncedPacketSizeHoldsTheLongestPayloadOnTheLongestTopicAndNoMore(prefix: String, mesh: String) throws {
+        let layout = try MQTTTopicLayout(prefix: prefix, meshName: mesh)
+        let limits = DownlinkLimits()
+        let node = try NodeID(bytes: Array(repeating: 0xAB, count: 16))
+        let topics: [MQTTTopic] = [.broadcast, .joinNotice, .direct(node), .keyRequest, .keyAnswer(node)]
+        let longestTopic = topics.map { layout.name(of: $0).utf8.count }.max()!
+        let packet = Int(limits.maxPacketBytes(layout: layout))
+        #expect(packet == limits.maxPayloadBytes + longestTopic + DownlinkLimits.packetOverheadBytes)
+        #expect(packet < 2 * limits.maxPayloadBytes)
+    }
+
+    @Test func decidesStraightFromTheClientsBufferWithoutACopy() {
+        var gate = DownlinkAdmission(layout: Self.layout, limits: DownlinkLimits(), now: .zero)
+        let envelope = Self.envelope(gateway: 1)
+        let verdict = envelope.encoded().withUnsafeBytes { gate.admit(topic: Self.broadcastTopic, payload: $0, now: .zero) }
+        #expect(verdict == .admit(envelope))
+    }
+
     @Test func refusesAPayloadLongerThanTheBound() {
         var gate = DownlinkAdmission(layout: Self.layout, limits: DownlinkLimits(maxPayloadBytes: 100), now: .zero)
         #expect(gate.admit(topic: Self.broadcastTopic, payload: [UInt8](repeating: 7, count: 101), now: .zero) == .drop(.oversized))
