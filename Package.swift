@@ -26,6 +26,8 @@ let package = Package(
         .library(name: "UDPTransport", targets: ["UDPTransport"]),
         .library(name: "GATTBridge", targets: ["GATTBridge"]),
         .library(name: "CAllocationCounter", targets: ["CAllocationCounter"]),
+        // libmosquitto for Benchmarks/' mqttflood, a hostile publisher on the bridge's broker.
+        .library(name: "CMosquitto", targets: ["CMosquitto"]),
     ],
     targets: [
         // C system libraries (Debian: libdbus-1-dev, libssl-dev, libsystemd-dev, libsqlite3-dev).

@@ -35,6 +35,12 @@ let package = Package(
             .product(name: "MeshCrypto", package: "MeshNode"), .product(name: "Fragmenter", package: "MeshNode"),
             .product(name: "UDPTransport", package: "MeshNode"),
         ]),
+        // A hostile publisher with broker credentials: paced floods of garbage, oversized payloads,
+        // replays, forged signatures and minted identities on the MQTT bridge's topics (scripts/mqtt_bridge.py).
+        .executableTarget(name: "mqttflood", dependencies: [
+            .product(name: "CMosquitto", package: "MeshNode"), .product(name: "MeshProtocol", package: "MeshNode"),
+            .product(name: "MeshCrypto", package: "MeshNode"),
+        ]),
         // Mailbox store costs: deposits per second, bytes written per held message, hand-over bookkeeping.
         .executableTarget(name: "mailboxbench", dependencies: [
             .product(name: "Mailbox", package: "MeshNode"), .product(name: "MeshProtocol", package: "MeshNode"),

@@ -19,7 +19,7 @@ GAUGES = {"engine.seen_cache_ids", "engine.buffered_fragment_bytes", "engine.nei
           "engine.held_messages", "engine.held_bytes", "engine.clock_synchronised", "engine.clock_votes",
           "engine.clock_behind_ms", "engine.clock_ahead_ms", "inbox.waiting_frames", "control.connected_clients",
           "mailbox.held", "mailbox.held_bytes", "mailbox.recipients", "mailbox.database_bytes",
-          "mqtt.queue_depth", "lookup.in_flight", "lookup.waiting_messages", "outbox.held", "outbox.held_bytes",
+          "mqtt.queue_depth", "mqtt.gateway_shares", "lookup.in_flight", "lookup.waiting_messages", "outbox.held", "outbox.held_bytes",
           "outbox.targets"}
 
 

@@ -146,6 +146,8 @@ texts=$(grep '"type":"message"' "$work/D/watch.jsonl" | sed -n 's/.*"text":"\(m[
 expected=$(for n in $(seq 1 "$count"); do printf 'm%03d ' "$n"; done)
 [ "$texts" = "$expected" ] || fail "D got '$texts', not '$expected'"
 echo "  D got all $count exactly once, in order, ${handover_ms} ms after B resumed (B's dial, handshake, hand-over)"
+# B removes a handed-over message once D's link stayed up 2 s after it (PROTOCOL.md G2).
+for _ in $(seq 1 50); do [ "$(held_for_d)" -eq 0 ] && break; sleep 0.1; done
 [ "$(held_for_d)" -eq 0 ] || fail "B still holds $(held_for_d) for D"
 
 echo "== replay: B restarted on its database from before D came back, after D's seen cache forgot"

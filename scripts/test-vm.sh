@@ -11,6 +11,10 @@
 #   client      a client without a GATT server (meshnoded --gatt-server false) in a line P-B-C gets
 #               its frames by notification and reaches C two hops away, both ways
 #               (Tests/VM/meshnoded-client.sh, fixed btvirt);
+#   mailbox     a client without a GATT server walks away from B (controller off, past its departure
+#               grace) while A, two hops from B in a line A-M-B, writes it 8 direct messages; it redials
+#               and gets each once; B handed them over oldest first and its mailbox is empty
+#               (Tests/VM/meshnoded-mailbox.sh, fixed btvirt; about 2-3 minutes);
 #   no bluetoothd  a pair started while bluetoothd is stopped waits for it, says so, and links once it
 #               starts; a node on a missing adapter waits (Tests/VM/meshnoded-nobluez.sh, stock btvirt);
 #   bridge      a BLE island A-G1 (fixed btvirt) and a UDP island G2-U, joined only through a mosquitto on
@@ -59,6 +63,7 @@ scenario pair 3 env NODES=2 Tests/VM/meshnoded-line.sh "$bin"
 scenario "line of 3" 4 --btvirt "$fixed_btvirt" env NODES=3 Tests/VM/meshnoded-line.sh "$bin"
 scenario "line of 5" 6 --btvirt "$fixed_btvirt" Tests/VM/meshnoded-line5.sh "$bin"
 scenario client 4 --btvirt "$fixed_btvirt" Tests/VM/meshnoded-client.sh "$bin"
+scenario mailbox 5 --btvirt "$fixed_btvirt" Tests/VM/meshnoded-mailbox.sh "$bin"
 scenario "no bluetoothd" 3 Tests/VM/meshnoded-nobluez.sh "$bin"
 scenario bridge 3 --btvirt "$fixed_btvirt" Tests/VM/meshnoded-bridge.sh "$bin"
 scenario doctor 2 Tests/VM/relayctl-doctor.sh "$bin"

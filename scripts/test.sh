@@ -14,8 +14,9 @@ echo "== module graph: docs/ARCHITECTURE.md and docs/module-graph.{dot,svg} matc
 swift package dump-package | python3 scripts/module-graph.py --check
 echo "== build (warnings are errors)"
 swift build --build-tests -Xswiftc -warnings-as-errors
-echo "== build meshflood (the Benchmarks package; the soak and the seen-journal test run it)"
+echo "== build meshflood and mqttflood (the Benchmarks package; the soak, the seen-journal test and the MQTT test run them)"
 swift build --package-path Benchmarks --product meshflood -Xswiftc -warnings-as-errors
+swift build --package-path Benchmarks --product mqttflood -Xswiftc -warnings-as-errors
 export MESHTOOLS_BIN="$(swift build --package-path Benchmarks --show-bin-path)"
 echo "== bash completion of relayctl"
 bash scripts/test-completion.sh
@@ -39,7 +40,7 @@ else
   echo "skipped: raw sockets need root (CAP_NET_RAW)"
 fi
 echo "== MQTT bridge: a real mosquitto, two islands, two gateways, a 10 s broker outage, a hostile publisher"
-MESHNODE_BIN="$(swift build --show-bin-path)" bash scripts/test-mqtt.sh --out .build/mqtt-results.json
+MESHNODE_BIN="$(swift build --show-bin-path)" MESHTOOLS_BIN="$MESHTOOLS_BIN" bash scripts/test-mqtt.sh --out .build/mqtt-results.json
 echo "== tests"
 set +e
 swift test --skip-build 2>&1 | tee .build/test-output.txt

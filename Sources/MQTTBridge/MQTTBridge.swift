@@ -86,7 +86,7 @@ public final class MQTTBridge: Sendable {
                     return state.admission.admit(topic: topic, payload: payload, now: now())
                 }
                 guard case .admit(let envelope) = verdict, !deliver(envelope) else { return }
-                shared.withLock { $0.admission.count(.inboxFull) }
+                shared.withLock { $0.admission.refuseAdmitted(.inboxFull) }
             })
         client = try MosquittoClient(clientID: configuration.clientID, events: events)
         try client.configure(configuration.credentials)
@@ -163,7 +163,8 @@ public final class MQTTBridge: Sendable {
                     ? client.reconnect()
                     : client.connect(
                         host: configuration.host, port: configuration.port, keepAlive: configuration.keepAliveSeconds,
-                        sessionExpiry: configuration.sessionExpirySeconds)
+                        sessionExpiry: configuration.sessionExpirySeconds,
+                        maxPacketBytes: configuration.downlink.maxPacketBytes(layout: configuration.layout))
                 guard code == Int32(MOSQ_ERR_SUCCESS.rawValue) else {
                     wait(failure: MosquittoClient.describe(code), generator: &generator)
                     continue

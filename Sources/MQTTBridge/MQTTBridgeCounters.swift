@@ -28,6 +28,10 @@ public struct MQTTBridgeCounters: Equatable, Sendable {
     public var droppedLookupOffline: UInt64 = 0
     /// Envelopes waiting for the broker now.
     public var queueDepth: UInt64 = 0
+    /// Publishing gateways with a share of their own now (at most 64).
+    public var gatewayShares: UInt64 = 0
+    /// Shares an idle gateway (nothing for 10 min) gave up to a gateway heard later.
+    public var gatewaySharesReleased: UInt64 = 0
     /// Connections made (the first one included).
     public var connects: UInt64 = 0
     /// Connections lost or attempts failed, each followed by a wait and a new attempt.
@@ -39,6 +43,8 @@ public struct MQTTBridgeCounters: Equatable, Sendable {
     /// Copies the gate's refusals in.
     mutating func record(_ admission: DownlinkAdmission) {
         admitted = admission.admitted
+        gatewayShares = UInt64(admission.gatewayCount)
+        gatewaySharesReleased = admission.idleReleased
         droppedOversized = admission.dropped[.oversized] ?? 0
         droppedBadTopic = admission.dropped[.badTopic] ?? 0
         droppedMalformed = admission.dropped[.malformed] ?? 0

@@ -33,6 +33,9 @@ public struct MQTTTopicLayout: Equatable, Sendable {
     /// `<prefix>/<mesh>`, the root of this mesh's topics.
     public var root: String { "\(prefix)/\(meshName)" }
 
+    /// The length of the longest topic of the five forms, `<root>/keyanswer/<node ID>`.
+    public var maxTopicLength: Int { root.utf8.count + "/keyanswer/".utf8.count + 2 * NodeID.byteCount }
+
     /// The filters a gateway subscribes to: the five forms of its own mesh.
     public var subscriptions: [String] {
         ["\(root)/broadcast", "\(root)/join", "\(root)/direct/+", "\(root)/keyrequest", "\(root)/keyanswer/+"]
@@ -52,7 +55,7 @@ public struct MQTTTopicLayout: Equatable, Sendable {
     /// Reads a received topic name; anything but the five forms under this root is refused.
     public func parse(_ name: String) throws(MQTTTopicError) -> MQTTTopic {
         let rootSlash = root + "/"
-        guard name.utf8.count <= rootSlash.utf8.count + "keyanswer/".count + 2 * NodeID.byteCount, name.hasPrefix(rootSlash) else {
+        guard name.utf8.count <= maxTopicLength, name.hasPrefix(rootSlash) else {
             throw .foreignTopic
         }
         let rest = name.dropFirst(rootSlash.count)

@@ -32,9 +32,7 @@ final class MosquittoClient: @unchecked Sendable {
         mosquitto_message_v5_callback_set(handle) { _, user, message, _ in
             guard let user, let message, let topic = message.pointee.topic else { return }
             let length = Int(max(0, message.pointee.payloadlen))
-            let payload = message.pointee.payload.map {
-                Array(UnsafeRawBufferPointer(start: $0, count: length))
-            } ?? []
+            let payload = UnsafeRawBufferPointer(start: length > 0 ? message.pointee.payload : nil, count: length)
             Unmanaged<Box>.fromOpaque(user).takeUnretainedValue().events.message(String(cString: topic), payload)
         }
     }
@@ -56,10 +54,12 @@ final class MosquittoClient: @unchecked Sendable {
     }
 
     /// Opens the connection (blocking while TCP and TLS connect), asking the broker to keep the
-    /// session for `sessionExpiry` seconds; libmosquitto's result code.
-    func connect(host: String, port: Int, keepAlive: Int32, sessionExpiry: UInt32) -> Int32 {
+    /// session for `sessionExpiry` seconds and never to send a packet longer than `maxPacketBytes`
+    /// (MQTT 5 Maximum Packet Size); libmosquitto's result code.
+    func connect(host: String, port: Int, keepAlive: Int32, sessionExpiry: UInt32, maxPacketBytes: UInt32) -> Int32 {
         var properties: OpaquePointer?
         _ = mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_SESSION_EXPIRY_INTERVAL.rawValue), sessionExpiry)
+        _ = mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_MAXIMUM_PACKET_SIZE.rawValue), maxPacketBytes)
         defer { mosquitto_property_free_all(&properties) }
         return mosquitto_connect_bind_v5(handle, host, Int32(port), keepAlive, nil, properties)
     }

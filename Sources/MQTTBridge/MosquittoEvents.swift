@@ -4,6 +4,7 @@ struct MosquittoEvents: Sendable {
     var connected: @Sendable (_ reason: Int32) -> Void
     /// The connection ended: 0 when we asked for it.
     var disconnected: @Sendable (_ reason: Int32) -> Void
-    /// A message arrived: its topic and payload, copied out of libmosquitto's buffers.
-    var message: @Sendable (_ topic: String, _ payload: [UInt8]) -> Void
+    /// A message arrived: its topic, and its payload in libmosquitto's buffer, valid only during
+    /// the call (nothing is copied before the size is checked).
+    var message: @Sendable (_ topic: String, _ payload: UnsafeRawBufferPointer) -> Void
 }

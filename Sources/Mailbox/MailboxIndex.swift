@@ -109,10 +109,10 @@ public struct MailboxIndex: Sendable {
     }
 
     /// The next messages to hand to `recipient` over its own link: oldest first, at most
-    /// `handOversPerTick`.
-    public func handOverBatch(for recipient: NodeID) -> [MailboxEntry] {
+    /// `handOversPerTick`, leaving out those `skip` names (sent already, waiting for their link).
+    public func handOverBatch(for recipient: NodeID, skip: (MessageID) -> Bool = { _ in false }) -> [MailboxEntry] {
         guard count(for: recipient) > 0 else { return [] }
-        return entries.values.filter { $0.recipient == recipient }.sorted { $0.sequence < $1.sequence }
+        return entries.values.filter { $0.recipient == recipient && !skip($0.messageID) }.sorted { $0.sequence < $1.sequence }
             .prefix(limits.handOversPerTick).map { $0 }
     }
 

@@ -28,6 +28,7 @@ enum MailboxSchema {
 
     static let insertMemorySince = "INSERT OR IGNORE INTO meta (key, value) VALUES ('memory_since', ?1)"
     static let selectMemorySince = "SELECT value FROM meta WHERE key = 'memory_since'"
+    static let updateMemorySince = "UPDATE meta SET value = ?1 WHERE key = 'memory_since'"
 
     static let insertHeld =
         "INSERT OR REPLACE INTO held (id, recipient, origin, depositor, deposited_at, seq, envelope) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"

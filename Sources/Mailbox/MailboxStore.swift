@@ -22,9 +22,10 @@ public final class MailboxStore {
     var pendingWaitInserts: [MessageID: (entry: KeyWaitEntry, text: [UInt8])] = [:]
     var pendingWaitDeletes: Set<MessageID> = []
     private var deliveredExpiry: UInt64?
-    /// Since when the delivered-ID records are complete: when this database was created
-    /// (PROTOCOL.md Part G, the recipient's `vouchedSince`).
+    /// Since when the delivered-ID records are complete (PROTOCOL.md Part G, the recipient's
+    /// `vouchedSince`): when this database was created, then as the engine lowered or raised it.
     public private(set) var memorySince: UInt64 = 0
+    private var pendingMemorySince: UInt64?
 
     private init(path: String, limits: MailboxLimits, connection: SQLiteConnection, now: UInt64) throws(MailboxDatabaseError) {
         self.path = path
@@ -83,7 +84,7 @@ public final class MailboxStore {
     /// True when changes wait for `flush()`.
     public var hasPendingWrites: Bool {
         !pendingInserts.isEmpty || !pendingDeletes.isEmpty || !pendingDelivered.isEmpty || deliveredExpiry != nil
-            || !pendingWaitInserts.isEmpty || !pendingWaitDeletes.isEmpty
+            || pendingMemorySince != nil || !pendingWaitInserts.isEmpty || !pendingWaitDeletes.isEmpty
     }
 
     /// Offers a sealed envelope (encoded) for admission; see `MailboxIndex.admit`.
@@ -139,6 +140,15 @@ public final class MailboxStore {
     /// Records that a direct message was delivered here, for the recipient's memory (PROTOCOL.md Part G).
     public func recordDelivered(_ messageID: MessageID, expiresAt: UInt64) { pendingDelivered[messageID] = expiresAt }
 
+    /// Keeps since when the delivery memory is complete, as the engine has it now (lowered to
+    /// mesh time when a clock that was ahead wrote it, raised when the memory forgot an ID
+    /// early, PROTOCOL.md G4); written at the next flush when it changed.
+    public func recordMemorySince(_ vouchedSince: UInt64) {
+        guard vouchedSince != memorySince else { return }
+        memorySince = vouchedSince
+        pendingMemorySince = vouchedSince
+    }
+
     /// The delivered-ID records on disk (read at start-up).
     public func deliveredRecords() throws(MailboxDatabaseError) -> [(MessageID, UInt64)] {
         let rows = try connection.prepare(MailboxSchema.selectDelivered)
@@ -174,6 +184,7 @@ public final class MailboxStore {
         pendingWaitInserts.removeAll(keepingCapacity: true)
         pendingWaitDeletes.removeAll(keepingCapacity: true)
         deliveredExpiry = nil
+        pendingMemorySince = nil
         index.recordCommit()
         return true
     }
@@ -217,6 +228,11 @@ public final class MailboxStore {
                 insert.bind(Int64(clamping: expiresAt), at: 2)
                 try insert.run()
             }
+        }
+        if let since = pendingMemorySince {
+            let update = try connection.prepare(MailboxSchema.updateMemorySince)
+            update.bind(Int64(clamping: since), at: 1)
+            try update.run()
         }
         try writePendingWaiting()
         if let now = deliveredExpiry {

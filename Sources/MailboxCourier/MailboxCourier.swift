@@ -15,6 +15,7 @@ public final class MailboxCourier {
     /// The store.
     public let store: MailboxStore
     private var lastExpiry: UInt64?
+    private var ledger = HandOverLedger()
 
     /// Creates a courier over an open store.
     public init(store: MailboxStore) { self.store = store }
@@ -50,10 +51,13 @@ public final class MailboxCourier {
         }
         sendWaitingForKey(engine: engine, now: now, meshNow: meshNow, outcome: &outcome, perform: perform)
         for recipient in store.index.recipients {
+            for id in ledger.settle(recipient: recipient, now: meshNow, isUp: { engine.isLink($0, of: recipient) }) {
+                store.handedOver(id)
+            }
             switch engine.reach(of: recipient, now: now) {
             case .linked:
-                let count = handOver(to: recipient, engine: engine, now: now, send: send)
-                if count > 0 { outcome.handedOver[recipient] = count }
+                let sent = handOver(to: recipient, engine: engine, now: now, meshNow: meshNow, send: send)
+                if !sent.isEmpty { outcome.handedOver[recipient] = sent }
             case .heard:
                 for entry in store.copiesDue(for: recipient, now: meshNow) {
                     guard let envelope = heldEnvelope(entry.messageID) else { continue }
@@ -64,23 +68,39 @@ public final class MailboxCourier {
                 continue
             }
         }
-        store.flush()
+        ledger.prune { store.index.entries[$0] != nil }
+        commit(engine: engine)
         return outcome
     }
 
-    /// Sends the next batch of held mail to a recipient on its own link, oldest first; a message
-    /// leaves the mailbox only when the transport took every frame of it.
-    private func handOver(to recipient: NodeID, engine: MeshEngine, now: Duration, send: ([UInt8], LinkID) -> Bool) -> Int {
-        var delivered = 0
-        for entry in store.index.handOverBatch(for: recipient) {
+    /// Commits what changed in one transaction, with the delivery memory's `vouchedSince` as the
+    /// engine has it now, so a restart does not lower or raise it again (PROTOCOL.md G4).
+    @discardableResult
+    public func commit(engine: MeshEngine) -> Bool {
+        store.recordMemorySince(engine.deliveryMemory.vouchedSince)
+        return store.flush()
+    }
+
+    /// Sends the next batch of held mail to a recipient on its own link, oldest first, leaving out
+    /// what was sent and waits for its link (`HandOverLedger`); a message sent whole (the transport
+    /// took every frame of it) is removed once its link stayed up `HandOverLedger.confirmAfter`.
+    private func handOver(
+        to recipient: NodeID, engine: MeshEngine, now: Duration, meshNow: UInt64, send: ([UInt8], LinkID) -> Bool
+    ) -> [MessageID] {
+        var sent: [MessageID] = []
+        for entry in store.index.handOverBatch(for: recipient, skip: { ledger.isAwaiting($0) }) {
             guard let envelope = heldEnvelope(entry.messageID), let actions = engine.handOver(envelope, now: now) else { break }
             var taken = true
-            for case .send(let frame, let link) in actions where !send(frame, link) { taken = false }
-            guard taken else { break }
-            store.handedOver(entry.messageID)
-            delivered += 1
+            var used: LinkID?
+            for case .send(let frame, let link) in actions {
+                used = link
+                if !send(frame, link) { taken = false }
+            }
+            guard taken, let link = used else { break }
+            ledger.record(entry.messageID, recipient: recipient, link: link, now: meshNow)
+            sent.append(entry.messageID)
         }
-        return delivered
+        return sent
     }
 
     /// A held envelope, decoded; one that cannot be read or decoded is discarded.

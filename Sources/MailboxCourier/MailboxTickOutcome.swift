@@ -2,8 +2,9 @@ import MeshProtocol
 
 /// What one mailbox tick did, for the log.
 public struct MailboxTickOutcome: Equatable, Sendable {
-    /// Held messages handed to each recipient over its own link.
-    public var handedOver: [NodeID: Int] = [:]
+    /// Held messages sent to each recipient over its own link this tick, in the order sent (each
+    /// is removed once that link stayed up `HandOverLedger.confirmAfter`).
+    public var handedOver: [NodeID: [MessageID]] = [:]
     /// Copies sent toward recipients heard some hops away.
     public var copies = 0
     /// Messages that outlived the retention.

@@ -28,7 +28,7 @@ extension ConfigSchema {
                      16_384...268_435_456, \.bytesPerDepositor),
         mailboxDuration("copy_interval", "least time between two copies of one message toward a recipient heard some hops away",
                         .seconds(10)...(.seconds(86_400)), \.copyInterval),
-        mailboxDuration("reach_window", "a remote node heard within this long counts as reachable: its mail is not kept",
+        mailboxDuration("reach_window", "a node heard through another node within this long counts as reachable: its mail is not kept",
                         .zero...(.seconds(3_600)), \.reachWindow),
     ]
 

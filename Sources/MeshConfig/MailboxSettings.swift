@@ -23,7 +23,7 @@ public struct MailboxSettings: Equatable, Sendable {
     public var bytesPerDepositor = 2 << 20
     /// The least time between two copies of one message toward a recipient heard some hops away.
     public var copyInterval = Duration.seconds(600)
-    /// A remote node heard within this long counts as reachable (its mail is not deposited).
+    /// A node heard through another node within this long counts as reachable (its mail is not deposited).
     public var reachWindow = Duration.seconds(120)
 
     /// Creates the defaults.

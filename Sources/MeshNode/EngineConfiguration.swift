@@ -64,7 +64,7 @@ public struct EngineConfiguration: Sendable {
     /// Whether this node keeps direct messages for unreachable recipients (PROTOCOL.md Part G):
     /// it then reports them as `.mailboxDeposit` events. Off in the engine, on in meshnoded.
     public var keepsMail = false
-    /// A remote node heard within this long counts as reachable: its mail is relayed, not deposited.
+    /// A node heard through another node within this long counts as reachable: its mail is relayed, not deposited.
     public var mailReachWindow: Duration = .seconds(120)
     /// True when this node is a gateway of the MQTT bridge (docs/PROTOCOL.md Part F): messages and
     /// join notices it accepts or originates are also handed to the bridge (``EngineAction/uplink(_:)``),

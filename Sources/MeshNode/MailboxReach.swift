@@ -4,7 +4,7 @@ public enum MailboxReach: Equatable, Sendable {
     case linked
     /// A neighbour in its departure grace: the hold queue has its mail for now.
     case inGrace
-    /// A remote node heard within the reach window, `hops` away: a copy goes toward it.
+    /// A node heard through another node within the reach window, `hops` away: a copy goes toward it.
     case heard(hops: UInt8)
     /// Neither: mail for it is deposited.
     case unreachable

@@ -3,12 +3,13 @@ import MeshLink
 import MeshProtocol
 
 extension MeshEngine {
-    /// How far `node` is from this node now (PROTOCOL.md Part G, "Unreachable").
+    /// How far `node` is from this node now (PROTOCOL.md Part G, "Unreachable"). A node last
+    /// heard straight over its own link is not heard once it is no longer a neighbour: it left.
     public func reach(of node: NodeID, now: Duration) -> MailboxReach {
         if let entry = neighbourTable.neighbours[node], profiles[node] != nil {
             return entry.links.isEmpty ? .inGrace : .linked
         }
-        if let known = knownNodes.entries[node], now - known.lastHeard < configuration.mailReachWindow {
+        if let known = knownNodes.entries[node], known.via != node, now - known.lastHeard < configuration.mailReachWindow {
             return .heard(hops: known.hops)
         }
         return .unreachable
@@ -26,6 +27,9 @@ extension MeshEngine {
         kindCounters[.message].relayed += 1
         return takeActions()
     }
+
+    /// True while `link` is one of `node`'s links: what a hand-over sent on it was not lost with it.
+    public func isLink(_ link: LinkID, of node: NodeID) -> Bool { neighbourTable.neighbours[node]?.links[link] != nil }
 
     /// Sends a copy of a held message toward a recipient heard some hops away: the same copy as
     /// `handOver`, to every ready neighbour (its origin too: it passes the copy to the recipient

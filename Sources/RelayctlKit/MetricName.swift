@@ -17,7 +17,7 @@ public enum MetricName {
         "engine.held_messages", "engine.held_bytes", "engine.clock_synchronised", "engine.clock_votes",
         "engine.clock_behind_ms", "engine.clock_ahead_ms", "inbox.waiting_frames", "control.connected_clients",
         "mailbox.held", "mailbox.held_bytes", "mailbox.recipients", "mailbox.database_bytes",
-        "mqtt.queue_depth",
+        "mqtt.queue_depth", "mqtt.gateway_shares",
         "lookup.in_flight", "lookup.waiting_messages", "outbox.held", "outbox.held_bytes", "outbox.targets",
     ]
 

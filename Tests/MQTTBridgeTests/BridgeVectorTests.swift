@@ -25,6 +25,10 @@ import Testing
             signature: Hex.decode(signatureHex))
     }
 
+    @Test func theAnnouncedMaximumPacketSizeIsPROTOCOLF1s() throws {
+        #expect(DownlinkLimits().maxPacketBytes(layout: try MQTTTopicLayout(meshName: "hall-2")) == 66_631)
+    }
+
     @Test func theGatewaysCopyIsTheDocumentedBytesOnTheDocumentedTopic() throws {
         let layout = try MQTTTopicLayout(prefix: "relaychat/v1", meshName: "hall-2")
         #expect(Hex.encode(Self.envelope.encoded()) == Self.payloadHex)

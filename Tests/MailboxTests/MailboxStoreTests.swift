@@ -42,6 +42,29 @@ struct MailboxStoreTests {
         #expect(try store.deliveredRecords().isEmpty)
     }
 
+    @Test("The delivery memory's vouched_since, lowered or raised, is written once and read back after reopening")
+    func memorySinceKept() throws {
+        let path = temporaryPath()
+        let since = epoch
+        let created = epoch + 2 * 365 * 86_400_000  // the first start had a clock two years ahead
+        do {
+            let store = try MailboxStore.open(path: path, limits: MailboxLimits(), now: created).store
+            #expect(store.memorySince == created)
+            store.recordMemorySince(created)
+            #expect(!store.hasPendingWrites, "an unchanged value is not written")
+            store.recordMemorySince(since)
+            #expect(store.memorySince == since)
+            #expect(store.hasPendingWrites)
+            #expect(store.flush())
+            #expect(!store.hasPendingWrites)
+        }
+        let store = try MailboxStore.open(path: path, limits: MailboxLimits(), now: epoch + 60_000).store
+        #expect(store.memorySince == since, "opening again does not reset it to the time of opening")
+        store.recordMemorySince(since + 1)
+        #expect(store.flush())
+        #expect(try MailboxStore.open(path: path, limits: MailboxLimits(), now: epoch).store.memorySince == since + 1)
+    }
+
     @Test("Messages waiting for a key are on disk once flushed, text and order kept; sent ones are gone after reopening")
     func waitingForKeyReopen() throws {
         let path = temporaryPath()

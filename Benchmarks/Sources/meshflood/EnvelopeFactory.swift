@@ -23,13 +23,14 @@ struct EnvelopeFactory {
     }
 
     /// A correctly signed broadcast by `origin`: M's own (hops 0), or another identity's passed on
-    /// by M as its relay (hops 1, route origin then M, so the route fits M).
-    mutating func broadcast(from origin: NodeIdentity? = nil, textLength: Int = 0) throws -> Envelope {
+    /// by M as its relay (hops 1, route origin then M, so the route fits M); its text is `text`,
+    /// else `textLength` x's, else "flood".
+    mutating func broadcast(from origin: NodeIdentity? = nil, textLength: Int = 0, text: String? = nil) throws -> Envelope {
         let signer = origin ?? identity
         let route = signer.nodeID == identity.nodeID ? [signer.nodeID] : [signer.nodeID, identity.nodeID]
         var envelope = Envelope(
             kind: .message, messageID: try LinkEnvelopes.messageID(), origin: signer.nodeID, hops: UInt8(route.count - 1),
-            route: route, timestamp: WallClock.milliseconds(), payload: chatBody(of: signer, textLength: textLength))
+            route: route, timestamp: WallClock.milliseconds(), payload: chatBody(of: signer, textLength: textLength, text: text))
         try EnvelopeSigner.sign(&envelope, with: signer)
         return envelope
     }
@@ -97,8 +98,8 @@ struct EnvelopeFactory {
         return copy
     }
 
-    private func chatBody(of signer: NodeIdentity, textLength: Int) -> [UInt8] {
-        let text = textLength > 0 ? String(repeating: "x", count: min(textLength, ChatBody.maxTextLength)) : "flood"
+    private func chatBody(of signer: NodeIdentity, textLength: Int, text: String? = nil) -> [UInt8] {
+        let text = text ?? (textLength > 0 ? String(repeating: "x", count: min(textLength, ChatBody.maxTextLength)) : "flood")
         return ChatBody(
             signingKey: signer.signingPublicKey.compressed, agreementKey: signer.agreementPublicKey.compressed, text: text
         ).encoded()

@@ -31,6 +31,9 @@ struct FloodOptions: Sendable {
     var from: String?
     /// M's display name.
     var name = "meshflood"
+    /// In `broadcast` mode: the text of each broadcast is `t=` and the wall time it was made, in
+    /// milliseconds since the epoch (end-to-end latency from the receivers' watch events).
+    var stamp = false
     /// Print the summary as one JSON object.
     var json = false
 
@@ -38,12 +41,13 @@ struct FloodOptions: Sendable {
         usage: meshflood --target 127.0.0.1:PORT [--mode MODE] [--rate N] [--duration SECONDS]
                          [--port PORT] [--seed N] [--turnover N] [--quiet-before S] [--quiet-after S]
                          [--link-timeout S] [--name NAME] [--victim NODEID] [--record FILE]
-                         [--from FILE] [--json]
+                         [--from FILE] [--stamp] [--json]
         Links to one meshnoded over the loopback UDP link protocol as a protocol-correct
         neighbour and floods it. Modes: \(FloodMode.summary).
         --rate 0 (the default) sends as fast as the link takes frames. Loopback only.
         --record FILE appends every flood envelope sent to FILE; --mode resend --from FILE
         sends those envelopes again, each once (a peer replaying what a node saw).
+        --stamp (broadcast mode) makes each text "t=" and the wall time in ms it was made.
         """
 
     /// Parses `arguments` (without the program name).
@@ -87,6 +91,7 @@ struct FloodOptions: Sendable {
                 options.victim = victim
             case "--record": options.record = try value(flag)
             case "--from": options.from = try value(flag)
+            case "--stamp": options.stamp = true
             case "--json": options.json = true
             case "--help", "-h": throw .help
             default: throw .usage("unknown argument \(flag)")

@@ -75,7 +75,7 @@ struct Flooder {
         do {
             switch options.mode {
             case .broadcast:
-                return try factory.broadcast()
+                return try factory.broadcast(text: options.stamp ? "t=\(WallClock.milliseconds())" : nil)
             case .freshBroadcast:
                 tally.identitiesMinted += 1
                 return try factory.broadcast(from: .generate())

@@ -37,8 +37,11 @@ extension NodeRuntime {
                 return result == .sent
             },
             perform: { perform($0) })
-        for (recipient, count) in outcome.handedOver {
-            logger.info(.mailbox, "handed \(count) held message(s) to \(recipient.shortID)", LogFields(otherNode: recipient, reason: "delivered"))
+        for (recipient, sent) in outcome.handedOver {
+            logger.info(.mailbox, "handed \(sent.count) held message(s) to \(recipient.shortID)", LogFields(otherNode: recipient, reason: "delivered"))
+            for id in sent {
+                logger.debug(.mailbox, "held message handed over", LogFields(otherNode: recipient, messageID: id, reason: "handed_over"))
+            }
         }
         for (recipient, count) in outcome.sentAfterKey {
             logger.info(.mailbox, "sent \(count) message(s) that waited for the key of \(recipient.shortID)",
@@ -58,7 +61,7 @@ extension NodeRuntime {
 
     /// Commits the mailbox's pending changes (at a stop).
     func flushMailbox() {
-        mailboxCourier?.store.flush()
+        mailboxCourier?.commit(engine: engine)
     }
 }
 
