@@ -34,7 +34,7 @@ public enum ControlCommand: String, CaseIterable, Sendable {
         switch self {
         case .send: "[--to NODE_ID] TEXT"
         case .lookup: "NODE_ID"
-        case .stats: "[--openmetrics]"
+        case .stats: "[--all] [GROUP...]"
         case .doctor: "[--config PATH]"
         case .peers, .status, .id, .mailbox, .watch: ""
         }
@@ -46,8 +46,8 @@ public enum ControlCommand: String, CaseIterable, Sendable {
         case .send: "send a broadcast or direct chat message (a direct one waits for a key lookup when needed)"
         case .lookup: "show what is known of a node, looking its key up across the mesh when needed"
         case .peers: "list neighbours and remote nodes"
-        case .stats: "show counters and memory use (or as metrics)"
-        case .status: "show a summary"
+        case .stats: "show counters above zero and memory use (or as metrics)"
+        case .status: "show the health word and a summary"
         case .id: "show this node's identity"
         case .mailbox: "list mail held for nodes not in range (never content)"
         case .watch: "stream events"

@@ -16,9 +16,12 @@ public struct NeighbourReport: Codable, Equatable, Sendable {
     public var links: [LinkReport]
     /// Seconds since anything was heard from it.
     public var lastHeardSecondsAgo: Double
+    /// `linked` while it has a link, `departing` while it has none and is kept for its departure
+    /// grace (messages are held for it); absent from daemons older than the field.
+    public var state: String?
 
     /// Creates a neighbour report.
-    public init(nodeID: NodeID, profile: Profile?, links: [LinkReport], lastHeardSecondsAgo: Double) {
+    public init(nodeID: NodeID, profile: Profile?, links: [LinkReport], lastHeardSecondsAgo: Double, departing: Bool? = nil) {
         self.nodeID = nodeID.hex
         self.shortID = nodeID.shortID
         self.name = profile?.displayName
@@ -26,5 +29,6 @@ public struct NeighbourReport: Codable, Equatable, Sendable {
         self.role = profile?.role.description
         self.links = links
         self.lastHeardSecondsAgo = lastHeardSecondsAgo
+        self.state = departing.map { $0 ? "departing" : "linked" }
     }
 }

@@ -28,6 +28,28 @@ public struct StatusReport: Codable, Equatable, Sendable {
     public var clock: ClockReport?
     /// The MQTT bridge, when this node is a gateway; absent otherwise and from older daemons.
     public var bridge: BridgeReport?
+    /// One word for the whole node: `ok`, `degraded` (it works, but see `healthReasons`) or
+    /// `down` (it cannot carry messages now); absent from daemons older than the field.
+    public var health: String?
+    /// Why the health is not `ok`, one short phrase each (`no neighbours`); empty when `ok`.
+    public var healthReasons: [String]?
+    /// The configuration file the daemon read; absent when it runs on defaults and flags only.
+    public var configFile: String?
+    /// The state directory it uses (`[node] state_directory`).
+    public var stateDirectory: String?
+    /// The control socket it listens on.
+    public var controlSocket: String?
+    /// The user it runs as.
+    public var user: String?
+    /// Its process ID.
+    public var pid: Int?
+    /// True when systemd started it (a unit's `INVOCATION_ID`), false when it was started by hand.
+    public var systemd: Bool?
+    /// Settings (`section.key`) changed in the file since start that a reload could not apply:
+    /// they take effect at the next restart. Absent when there are none.
+    public var restartNeededFor: [String]?
+    /// Why the last reload was refused (the running configuration stayed); absent after a good one.
+    public var reloadError: String?
 
     /// Creates a status report.
     public init(

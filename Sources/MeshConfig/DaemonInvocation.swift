@@ -1,3 +1,5 @@
+import Glibc
+
 /// What `meshnoded` was asked to do on its command line.
 public struct DaemonInvocation: Equatable, Sendable {
     /// The requested action.
@@ -25,6 +27,12 @@ public struct DaemonInvocation: Equatable, Sendable {
 
     /// Creates an invocation with the defaults.
     public init() {}
+
+    /// The configuration file this invocation reads: the one `--config` named, or the default
+    /// path when a file is there; nil when it runs on defaults and flags only.
+    public var configFileRead: String? {
+        configPathGiven || access(configPath, F_OK) == 0 ? configPath : nil
+    }
 
     /// Loads the file (the default path may be missing), applies the flags, validates.
     public func loadConfig() throws(ConfigError) -> DaemonSettings {

@@ -38,6 +38,8 @@ public enum DaemonRunner {
             logger: logger, journal: journal, mailbox: mailbox)
         let server = ControlServer(configuration: ControlServerConfiguration(config.node), node: runtime, logger: logger)
         runtime.addControlCounters { CounterDictionary.make(from: server.counters()) }
+        runtime.describe(.current(configFile: invocation.configFileRead, stateDirectory: config.node.stateDirectory,
+                                  controlSocket: config.node.controlSocket))
         do throws(UnixSocketError) {
             try server.start()
         } catch {
@@ -68,6 +70,8 @@ public enum DaemonRunner {
         statusTimer.resume()
         // The main thread takes the signals from here on; every thread has them blocked since
         // main.swift, so one sent during start-up is pending and handled now (SignalWatcher).
+        // Only the signal thread touches it: SignalWatcher runs onReload there, one at a time.
+        var reloads = ReloadOutcome()
         SignalWatcher.run(
             onStop: { signal in
                 logger.notice(.daemonStopping, "stopping on signal \(signal)")
@@ -91,10 +95,13 @@ public enum DaemonRunner {
                     let reloaded = try invocation.loadConfig()
                     logger.setLevel(reloaded.node.logLevel)
                     runtime.reload(reloaded.engineConfiguration)
-                    logger.notice(.configReloaded, "reloaded log level and relay table")
+                    reloads.loaded(reloaded, running: config)
+                    logger.notice(.configReloaded, reloads.logLine)
                 } catch {
-                    logger.error(.configRejected, "reload refused, keeping the running configuration: \(error)")
+                    reloads.refused("\(error)")
+                    logger.error(.configRejected, reloads.logLine)
                 }
+                runtime.recordReload(reloads)
                 _ = notifier.ready(status: "node \(identity.shortID) running (reloaded)")
             })
     }

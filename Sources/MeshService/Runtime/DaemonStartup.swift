@@ -1,3 +1,4 @@
+import ControlProtocol
 import MeshConfig
 
 /// Turns meshnoded's command line into either a configuration to run with or an exit.
@@ -25,7 +26,7 @@ public enum DaemonStartup {
         }
         switch invocation.action {
         case .help: return .exit(code: 0, output: DaemonCommandLine.helpText, error: "")
-        case .version: return .exit(code: 0, output: "meshnoded \(DaemonVersion.current)\n", error: "")
+        case .version: return .exit(code: 0, output: ProductVersion.line("meshnoded"), error: "")
         default: break
         }
         let config: DaemonSettings
@@ -37,8 +38,17 @@ public enum DaemonStartup {
         }
         switch invocation.action {
         case .checkConfig: return .exit(code: 0, output: "configuration OK\n", error: "")
-        case .printConfig: return .exit(code: 0, output: config.rendered(), error: "")
+        case .printConfig: return .exit(code: 0, output: printedConfigHeader(invocation) + config.rendered(), error: "")
         default: return .run(config, invocation)
         }
+    }
+
+    /// The comment `--print-config` starts with: which file it read, or that it read none.
+    static func printedConfigHeader(_ invocation: DaemonInvocation) -> String {
+        let flags = invocation.overrides.isEmpty ? "" : ", then \(invocation.overrides.count) command-line flag(s)"
+        guard let file = invocation.configFileRead else {
+            return "# no configuration file read (\(invocation.configPath) does not exist): defaults\(flags)\n"
+        }
+        return "# read from \(file)\(flags)\n"
     }
 }

@@ -1,5 +1,7 @@
+import ControlProtocol
+
 /// The daemon's version, for `--version` and the `status` report.
 public enum DaemonVersion {
     /// The version string.
-    public static let current = "0.1.0"
+    public static let current = ProductVersion.current
 }

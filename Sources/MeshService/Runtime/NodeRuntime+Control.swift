@@ -47,7 +47,7 @@ extension NodeRuntime: NodeControlling {
                 NeighbourReport(
                     nodeID: neighbour.nodeID, profile: neighbour.profile,
                     links: neighbour.links.map { LinkReport($0.info) },
-                    lastHeardSecondsAgo: seconds(now - neighbour.lastHeard))
+                    lastHeardSecondsAgo: seconds(now - neighbour.lastHeard), departing: neighbour.inGrace)
             }
             let remote = engine.remoteNodeSnapshots().map {
                 RemoteNodeReport(nodeID: $0.nodeID, name: $0.profile?.displayName, hops: Int($0.hops),
@@ -96,19 +96,38 @@ extension NodeRuntime: NodeControlling {
         }
     }
 
-    /// A one-screen summary.
+    /// A one-screen summary, led by the health word.
     public func status() -> StatusReport {
         queue.sync {
-            StatusReport(
+            let neighbours = engine.neighbourSnapshots().filter { !$0.inGrace }.count
+            let transportState = transport.status.summary
+            let bridge = bridge.map { bridgeReport($0.status) }
+            var report = StatusReport(
                 nodeID: nodeIdentity.nodeID, name: engine.configuration.displayName, transport: transportName,
                 state: state, uptimeSeconds: seconds(now),
-                neighbourCount: engine.neighbourSnapshots().filter { !$0.inGrace }.count,
+                neighbourCount: neighbours,
                 knownNodeCount: engine.remoteNodeSnapshots().count, version: DaemonVersion.current,
-                transportState: transport.status.summary,
+                transportState: transportState,
                 clock: ClockReport(
                     synchronised: engine.clock.isSynchronised, offsetMilliseconds: engine.clock.offsetMilliseconds ?? 0,
                     votes: engine.clock.voteCount(now: now)),
-                bridge: bridge.map { bridgeReport($0.status) })
+                bridge: bridge)
+            let reload = confined.value.reload
+            let health = NodeHealth.judge(state: state, transportState: transportState, neighbours: neighbours,
+                                          bridge: bridge?.state, reload: reload)
+            report.health = health.word.rawValue
+            report.healthReasons = health.reasons
+            report.restartNeededFor = reload.restartNeededFor.isEmpty ? nil : reload.restartNeededFor
+            report.reloadError = reload.refusedReason
+            if let context = confined.value.context {
+                report.configFile = context.configFile
+                report.stateDirectory = context.stateDirectory
+                report.controlSocket = context.controlSocket
+                report.user = context.user
+                report.pid = context.pid
+                report.systemd = context.systemd
+            }
+            return report
         }
     }
 

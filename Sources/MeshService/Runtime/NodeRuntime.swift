@@ -28,6 +28,10 @@ public final class NodeRuntime: Sendable {
         var mailbox: MailboxCourier?
         /// The MQTT bridge, when this node is a gateway (``NodeRuntime/startBridge(_:)``).
         var bridge: MQTTBridge?
+        /// How the daemon runs, for `status`; nil in tests that run a bare runtime.
+        var context: DaemonContext?
+        /// What reloads could not do, for `status`.
+        var reload = ReloadOutcome()
     }
 
     /// The serial queue that owns the engine.
@@ -124,17 +128,26 @@ public final class NodeRuntime: Sendable {
     /// the engine must have been built with ``EngineConfiguration/bridged``.
     public func startBridge(_ configuration: MQTTBridgeConfiguration) throws(MosquittoError) {
         let startedAt = startedAt
+        // Reported on every attempt (seconds apart while the broker is away): logged once per change.
+        let repeated = Mutex(RepeatedConditionLog())
         let bridge = try MQTTBridge(
             configuration: configuration, now: { ContinuousClock.now - startedAt },
             deliver: { [driver] envelope in driver.enqueueBridged(envelope) },
             report: { [logger] event in
                 switch event {
                 case .connected(let broker):
-                    logger.notice(.mqttBridge, "connected to MQTT broker \(broker)", LogFields(address: broker))
+                    let ended = repeated.withLock { $0.clear("broker") }
+                    let after = if case .ended(let repeats) = ended { " after \(repeats) failed attempt(s)" } else { "" }
+                    logger.notice(.mqttBridge, "connected to MQTT broker \(broker)\(after)", LogFields(address: broker))
                 case .unreachable(let broker, let reason, let retryIn):
-                    logger.warning(
-                        .mqttBridge, "MQTT broker \(broker) unreachable: \(reason); next attempt in \(retryIn)",
-                        LogFields(address: broker, reason: reason))
+                    let fields = LogFields(address: broker, reason: reason)
+                    switch repeated.withLock({ $0.report("broker", summary: reason) }) {
+                    case .started, .changed:
+                        logger.warning(
+                            .mqttBridge, "MQTT broker \(broker) unreachable: \(reason); retrying, logged again when it changes", fields)
+                    default:
+                        logger.debug(.mqttBridge, "MQTT broker \(broker) still unreachable: \(reason); next attempt in \(retryIn)", fields)
+                    }
                 }
             })
         queue.sync { confined.value.bridge = bridge }
@@ -144,6 +157,16 @@ public final class NodeRuntime: Sendable {
     /// The engine's seen cache now, to keep across a restart (call after ``stop()``).
     public func seenCacheSnapshot() -> SeenCacheSnapshot {
         queue.sync { engine.seenCacheSnapshot(now: now) }
+    }
+
+    /// Records how the daemon runs, for `status`.
+    public func describe(_ context: DaemonContext) {
+        queue.sync { confined.value.context = context }
+    }
+
+    /// Records what the last reload did, for `status`.
+    public func recordReload(_ outcome: ReloadOutcome) {
+        queue.sync { confined.value.reload = outcome }
     }
 
     /// Applies a reloaded hop-limit table.

@@ -1,0 +1,39 @@
+import ControlProtocol
+
+/// The one word `status` leads with, and why: a pure judgement of what the node reports.
+public struct NodeHealth: Equatable, Sendable {
+    /// The overall word.
+    public enum Word: String, Equatable, Sendable {
+        /// Running, linked, nothing waiting for the operator.
+        case ok
+        /// Running and able to carry messages, but something is missing or waits (the reasons).
+        case degraded
+        /// Not able to carry messages now: starting, stopping, or the transport is not running.
+        case down
+    }
+
+    /// The word.
+    public var word: Word
+    /// Why it is not `ok`, the worst first; empty when `ok`.
+    public var reasons: [String]
+
+    /// Judges a node: `state` is the runtime's, `transportState` the transport's own (nil when it
+    /// says nothing, as UDP), `neighbours` those with a link, `bridge` the MQTT bridge's state on a
+    /// gateway, `reload` what the reloads since start could not do.
+    public static func judge(
+        state: RuntimeState, transportState: String?, neighbours: Int, bridge: String?, reload: ReloadOutcome
+    ) -> NodeHealth {
+        var down: [String] = []
+        var degraded: [String] = []
+        if state != .running { down.append("meshnoded is \(state.rawValue)") }
+        if let transportState, !transportState.hasPrefix("running") { down.append("transport: \(transportState)") }
+        if neighbours == 0 { degraded.append("no neighbours") }
+        if let bridge, bridge != "connected" { degraded.append("mqtt \(bridge)") }
+        if !reload.restartNeededFor.isEmpty {
+            degraded.append("restart needed for: \(reload.restartNeededFor.joined(separator: ", "))")
+        }
+        if reload.refusedReason != nil { degraded.append("last reload refused") }
+        let word: Word = !down.isEmpty ? .down : degraded.isEmpty ? .ok : .degraded
+        return NodeHealth(word: word, reasons: down + degraded)
+    }
+}
