@@ -62,6 +62,8 @@ final class BlueZSession {
     var retries: BackoffSchedule
     /// Backoff of the rechecks for bluetoothd, the adapter and power (``recheckPolicy``).
     var waits = BackoffSchedule(policy: BlueZSession.recheckPolicy, capacity: 4)
+    /// Conditions retried every few seconds (the system bus missing): logged once per change.
+    var repeated = RepeatedConditionLog()
     /// The armed recheck: what it looks for, its timer, and when it fires (session clock).
     var recheck: (what: Recheck, timer: UInt64, at: Double)?
     /// Whether bluetoothd's objects were read since it appeared.
@@ -176,12 +178,20 @@ final class BlueZSession {
         } catch {
             count { $0.dbus.record(error) }
             let delay = retries.recordFailure("bus", now: now(), unit: Double.random(in: 0..<1))
-            log(.warning, "system bus unavailable (\(error.summary)); retrying in \(fixed(delay, 1)) s")
+            switch repeated.report("bus", summary: error.summary) {
+            case .started, .changed:
+                log(.warning, "system bus unavailable (\(error.summary)); retrying every few seconds, logged again when it changes")
+            default:
+                log(.debug, "system bus still unavailable (\(error.summary)); retrying in \(fixed(delay, 1)) s")
+            }
             loop.after(delay) { [self] in connectBus() }
             publishState()
             return
         }
         retries.recordSuccess("bus")
+        if case .ended(let repeats) = repeated.clear("bus") {
+            log(.info, "system bus available again after \(repeats) failed attempt\(repeats == 1 ? "" : "s")")
+        }
         connection.onMessage = { [unowned self] in route($0) }
         connection.onError = { [unowned self] error in count { $0.dbus.record(error) } }
         connection.onDisconnect = { [unowned self] in busLost() }
