@@ -18,13 +18,44 @@ public struct DaemonStatus: Equatable, Sendable {
     public var version: String
     /// The daemon's mesh clock (`status.clock`, PROTOCOL.md Part C "Mesh time"); nil when it reports none.
     public var meshClock: MeshClockFact?
+    /// How the daemon runs, when it says (daemons older than these fields do not).
+    public var runs: DaemonRuns?
 
     /// Creates the status.
-    public init(state: String, transportState: String? = nil, version: String, meshClock: MeshClockFact? = nil) {
+    public init(state: String, transportState: String? = nil, version: String, meshClock: MeshClockFact? = nil,
+                runs: DaemonRuns? = nil) {
         self.state = state
         self.transportState = transportState
         self.version = version
         self.meshClock = meshClock
+        self.runs = runs
+    }
+}
+
+/// How the running daemon says it runs (`status`: `transport`, `stateDirectory`, `user`, ...): what
+/// the checks judge instead of the configuration's guesses.
+public struct DaemonRuns: Equatable, Sendable {
+    /// `udp` or `bluez`.
+    public var transport: String
+    /// Its state directory.
+    public var stateDirectory: String
+    /// The user it runs as.
+    public var user: String
+    /// Its process ID.
+    public var pid: Int
+    /// True when a systemd unit started it.
+    public var systemd: Bool
+    /// The configuration file it read; nil for none.
+    public var configFile: String?
+
+    /// Creates the description.
+    public init(transport: String, stateDirectory: String, user: String, pid: Int, systemd: Bool, configFile: String?) {
+        self.transport = transport
+        self.stateDirectory = stateDirectory
+        self.user = user
+        self.pid = pid
+        self.systemd = systemd
+        self.configFile = configFile
     }
 }
 

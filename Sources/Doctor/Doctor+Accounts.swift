@@ -23,4 +23,20 @@ extension Doctor {
         return DoctorFinding(check, .fail, "no \(kind) \(name)",
                              fix: check == .controlGroup ? fix + ", or set [node] control_group to a group that exists" : fix)
     }
+
+    static func serviceUser(_ facts: DoctorFacts, setup: DoctorSetup) -> DoctorFinding {
+        if let runs = setup.daemon {
+            return DoctorFinding(.serviceUser, .ok, "meshnoded runs as user \(runs.user) (pid \(runs.pid))")
+        }
+        return account(.serviceUser, "user", setup.serviceUser, exists: facts.serviceUserExists)
+    }
+
+    static func controlGroup(_ facts: DoctorFacts, setup: DoctorSetup) -> DoctorFinding {
+        if !facts.controlGroupExists, let runs = setup.daemon {
+            return DoctorFinding(.controlGroup, .skip,
+                                 "no group \(setup.controlGroup): the socket keeps the group of user \(runs.user), whom it serves",
+                                 fix: "to let other users in: groupadd \(setup.controlGroup), restart meshnoded, usermod -aG \(setup.controlGroup) USER")
+        }
+        return account(.controlGroup, "group", setup.controlGroup, exists: facts.controlGroupExists)
+    }
 }

@@ -2,6 +2,9 @@
 extension Doctor {
     static func unit(_ fact: UnitFact, setup: DoctorSetup) -> DoctorFinding {
         let name = setup.unit
+        if let runs = setup.daemon, !runs.systemd {
+            return DoctorFinding(.unit, .skip, "meshnoded runs by hand (pid \(runs.pid), user \(runs.user)), not as \(name)")
+        }
         switch fact {
         case .noSystemd:
             return DoctorFinding(.unit, .skip, "no systemd on the system bus; \(name) not checked")
@@ -40,7 +43,10 @@ extension Doctor {
                                  fix: "journalctl -u \(setup.unit) -b; systemctl restart \(setup.unit)")
         case .answered(let status):
             let transport = status.transportState.map { ", transport \($0)" } ?? ""
-            let shown = "meshnoded \(status.version) answers: \(status.state)\(transport)"
+            let runs = status.runs.map { runs in
+                ", \(runs.transport), user \(runs.user), pid \(runs.pid), config \(runs.configFile ?? "none (defaults and flags)")"
+            } ?? ""
+            let shown = "meshnoded \(status.version) answers: \(status.state)\(transport)\(runs)"
             if status.state == "running", status.transportState.map({ $0.hasPrefix("running") }) ?? true {
                 return DoctorFinding(.controlSocket, .ok, shown)
             }

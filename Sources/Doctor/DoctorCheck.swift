@@ -28,4 +28,7 @@ public enum DoctorCheck: String, Codable, Sendable, CaseIterable {
     case unit
     /// The daemon answers `status` on its control socket.
     case controlSocket = "control-socket"
+
+    /// The checks that only apply to the BlueZ transport.
+    public static let bluetooth: Set<DoctorCheck> = [.bluetoothd, .adapter, .roles, .advertising, .dbusPolicy]
 }

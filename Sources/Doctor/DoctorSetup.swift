@@ -12,6 +12,11 @@ public struct DoctorSetup: Equatable, Sendable {
     public var controlSocket: String
     /// The unit's name.
     public var unit: String
+    /// The transport, `bluez` or `udp` (`[transport] kind`, or what the running daemon says).
+    public var transport: String
+    /// How the running daemon runs, when it answered and said; the checks judge it instead of
+    /// the package's defaults (``DoctorSetup/adopting(_:)``).
+    public var daemon: DaemonRuns?
     /// A clock showing an earlier year is wrong (a Pi without RTC boots at 1970 or its last shutdown).
     public var earliestPlausibleYear: Int
     /// Free space below this fails.
@@ -22,7 +27,7 @@ public struct DoctorSetup: Equatable, Sendable {
     /// Creates a set-up; the defaults are the package's.
     public init(serviceUser: String = "meshnode", controlGroup: String = "meshnode", adapter: String = "hci0",
                 stateDirectory: String = "/var/lib/meshnoded", controlSocket: String = "/run/meshnoded/control.sock",
-                unit: String = "meshnoded.service", earliestPlausibleYear: Int = 2026,
+                unit: String = "meshnoded.service", transport: String = "bluez", earliestPlausibleYear: Int = 2026,
                 failBelowBytes: UInt64 = 1 << 20, warnBelowBytes: UInt64 = 64 << 20) {
         self.serviceUser = serviceUser
         self.controlGroup = controlGroup
@@ -30,10 +35,24 @@ public struct DoctorSetup: Equatable, Sendable {
         self.stateDirectory = stateDirectory
         self.controlSocket = controlSocket
         self.unit = unit
+        self.transport = transport
         self.earliestPlausibleYear = earliestPlausibleYear
         self.failBelowBytes = failBelowBytes
         self.warnBelowBytes = warnBelowBytes
     }
+
+    /// This set-up as the running daemon says it runs: its transport, state directory and user.
+    public func adopting(_ runs: DaemonRuns) -> DoctorSetup {
+        var setup = self
+        setup.daemon = runs
+        setup.transport = runs.transport
+        setup.stateDirectory = runs.stateDirectory
+        setup.serviceUser = runs.user
+        return setup
+    }
+
+    /// True when the node does not use Bluetooth (UDP), so the Bluetooth checks do not apply.
+    public var usesBluetooth: Bool { transport != "udp" }
 
     /// The identity file's path.
     public var identityFile: String { stateDirectory + "/identity.key" }

@@ -14,7 +14,7 @@ public final class ControlClient {
     /// Connects to the socket at `path`.
     public init(socketPath path: String, timeout: Duration = .seconds(10)) throws(ControlClientError) {
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw .cannotConnect(path: path, reason: String(cString: strerror(errno))) }
+        guard fd >= 0 else { throw .cannotConnect(path: path, reason: String(cString: strerror(errno)), fix: nil) }
         Self.setTimeout(fd, SO_SNDTIMEO, timeout)
         Self.setTimeout(fd, SO_RCVTIMEO, timeout)
         let result: Int32
@@ -22,12 +22,13 @@ public final class ControlClient {
             result = try UnixSocketAddress.withAddress(path) { connect(fd, $0, $1) }
         } catch {
             Glibc.close(fd)
-            throw .cannotConnect(path: path, reason: error.description)
+            throw .cannotConnect(path: path, reason: error.description, fix: nil)
         }
         guard result == 0 else {
-            let reason = String(cString: strerror(errno))
+            let code = errno
             Glibc.close(fd)
-            throw .cannotConnect(path: path, reason: reason)
+            throw .cannotConnect(path: path, reason: String(cString: strerror(code)),
+                                 fix: SocketPathKind.at(path).fix(path: path, errno: code))
         }
     }
 
@@ -58,6 +59,18 @@ public final class ControlClient {
         }
         guard let line = try nextLine(waitForever: false) else { throw .io("meshnoded closed the connection") }
         return line
+    }
+
+    /// Sends one request without waiting for its reply (which comes among `watch` events and is
+    /// told apart by having no `event` key).
+    public func post(_ request: ControlRequest) throws(ControlClientError) {
+        var request = request
+        if request.id == nil {
+            request.id = .number(nextID)
+            nextID += 1
+        }
+        let failure = write(ControlJSON.line(request))
+        if failure != 0 { throw .io(String(cString: strerror(failure))) }
     }
 
     /// Sends one request and decodes the reply with the result type `Result`.

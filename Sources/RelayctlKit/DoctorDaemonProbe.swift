@@ -15,7 +15,7 @@ enum DoctorDaemonProbe {
         do {
             client = try ControlClient(socketPath: socket, timeout: timeout)
         } catch {
-            guard case .cannotConnect(_, let reason) = error else { return .noReply(error.description) }
+            guard case .cannotConnect(_, let reason, _) = error else { return .noReply(error.description) }
             let code = reason == String(cString: strerror(EACCES)) ? EACCES : reason == String(cString: strerror(ENOENT)) ? ENOENT : 0
             return .cannotConnect(errno: code, reason: reason)
         }
@@ -55,10 +55,18 @@ private struct StatusFields: Decodable {
         let container = try decoder.container(keyedBy: AnyKey.self)
         let text = { (name: String) in try? container.decode(String.self, forKey: AnyKey(name)) }
         let clock = try? container.decodeIfPresent(ClockReport.self, forKey: AnyKey("clock"))
+        var runs: DaemonRuns?
+        if let transport = text("transport"), let directory = text("stateDirectory"), let user = text("user"),
+           let pid = try? container.decode(Int.self, forKey: AnyKey("pid")) {
+            runs = DaemonRuns(transport: transport, stateDirectory: directory, user: user, pid: pid,
+                              systemd: (try? container.decode(Bool.self, forKey: AnyKey("systemd"))) ?? false,
+                              configFile: text("configFile"))
+        }
         status = DaemonStatus(state: text("state") ?? "(no state)", transportState: text("transportState"),
                               version: text("version") ?? "(no version)",
                               meshClock: clock.map { MeshClockFact(synchronised: $0.synchronised,
-                                                                    offsetMilliseconds: $0.offsetMilliseconds, votes: $0.votes) })
+                                                                    offsetMilliseconds: $0.offsetMilliseconds, votes: $0.votes) },
+                              runs: runs)
     }
 }
 

@@ -10,11 +10,21 @@ enum DoctorGatherer {
                                                  mayBeMissing: configPath == nil, overrides: [])
         return DoctorSetup(controlGroup: config.node.controlGroup, adapter: config.bluez.adapter,
                            stateDirectory: config.node.stateDirectory,
-                           controlSocket: socketOverride ?? config.node.controlSocket)
+                           controlSocket: socketOverride ?? config.node.controlSocket,
+                           transport: config.transport.kind.rawValue)
     }
 
-    /// Every fact, for `setup`.
-    static func facts(for setup: DoctorSetup) -> DoctorFacts {
+    /// Asks the daemon first; when it says how it runs (transport, state directory, user), the set-up
+    /// becomes that, so the checks judge what it actually uses. Then every other fact.
+    static func gather(for configured: DoctorSetup) -> (DoctorSetup, DoctorFacts) {
+        let daemon = DoctorDaemonProbe.fact(socket: configured.controlSocket)
+        var setup = configured
+        if case .answered(let status) = daemon, let runs = status.runs { setup = configured.adopting(runs) }
+        return (setup, facts(for: setup, daemon: daemon))
+    }
+
+    /// Every fact, for `setup`, with the daemon's answer already taken.
+    static func facts(for setup: DoctorSetup, daemon: DaemonFact) -> DoctorFacts {
         let bus = DoctorBus.connect()
         defer { if case .success(let bus) = bus { bus.close() } }
         let (bluetoothd, adapter) = DoctorBlueZProbe.facts(bus: bus, adapter: setup.adapter)
@@ -28,6 +38,6 @@ enum DoctorGatherer {
             clock: DoctorClockProbe.fact(),
             space: DoctorFileProbe.space(setup.stateDirectory),
             unit: DoctorSystemdProbe.fact(bus: bus, unit: setup.unit),
-            daemon: DoctorDaemonProbe.fact(socket: setup.controlSocket))
+            daemon: daemon)
     }
 }

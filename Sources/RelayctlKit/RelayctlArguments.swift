@@ -13,6 +13,8 @@ public enum RelayctlArguments {
         var config: String?
         var json = false
         var wantsHelp = false
+        var wantsVersion = false
+        var all = false
         var to: String?
         var exposition: MetricsFormatter.Exposition?
         var command: String?
@@ -38,6 +40,8 @@ public enum RelayctlArguments {
             case "--": onlyWords = true
             case "--json": json = true
             case "-h", "--help": wantsHelp = true
+            case "--version", "-V": wantsVersion = true
+            case "--all", "-a": all = true
             case "--socket", "-s": explicitSocket = try value("--socket", inline: inline)
             case "--config", "-c": config = try value("--config", inline: inline)
             case "--to", "-t": to = try value("--to", inline: inline)
@@ -50,6 +54,7 @@ public enum RelayctlArguments {
             let topic = command == helpCommand ? words.first : command
             return RelayctlInvocation(command: .help(topic), socketPath: socket, json: json)
         }
+        if wantsVersion, command == nil { return RelayctlInvocation(command: .version, socketPath: socket, json: json) }
         guard let name = command else { throw RelayctlUsageError("missing command") }
         guard let command = ControlCommand(rawValue: name) else { throw RelayctlUsageError("unknown command '\(name)'") }
         if command != .send, to != nil { throw RelayctlUsageError("--to only applies to send", command: name) }
@@ -57,6 +62,8 @@ public enum RelayctlArguments {
         if command != .stats, exposition != nil {
             throw RelayctlUsageError("--openmetrics and --prometheus only apply to stats", command: name)
         }
+        if command != .stats, all { throw RelayctlUsageError("--all only applies to stats", command: name) }
+        if wantsVersion { throw RelayctlUsageError("--version takes no command", command: name) }
         if exposition != nil, json { throw RelayctlUsageError("--json and a metrics format exclude each other", command: name) }
         let parsed: RelayctlCommand
         switch command {
@@ -79,9 +86,13 @@ public enum RelayctlArguments {
         case .mailbox: parsed = .mailbox
         case .doctor: parsed = .doctor(config: config, socket: explicitSocket)
         }
-        if command != .send, command != .lookup, !words.isEmpty {
+        if command == .stats, exposition != nil, !words.isEmpty || all {
+            throw RelayctlUsageError("a metrics format prints every group: no group names, no --all", command: name)
+        }
+        if command != .send, command != .lookup, command != .stats, !words.isEmpty {
             throw RelayctlUsageError("\(name) takes no arguments", command: name)
         }
-        return RelayctlInvocation(command: parsed, socketPath: socket, json: json)
+        return RelayctlInvocation(command: parsed, socketPath: socket, json: json,
+                                  statsGroups: command == .stats ? words : [], statsAll: all)
     }
 }

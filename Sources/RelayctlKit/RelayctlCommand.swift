@@ -25,4 +25,6 @@ public enum RelayctlCommand: Equatable, Sendable {
     case doctor(config: String?, socket: String?)
     /// Print help, for one command or in general.
     case help(String?)
+    /// Print relayctl's version and the mesh protocol version (`--version`).
+    case version
 }

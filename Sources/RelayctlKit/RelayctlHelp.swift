@@ -7,7 +7,7 @@ public enum RelayctlHelp {
         let prefix = "usage: relayctl [--json] [--socket PATH] "
         return switch command.flatMap(ControlCommand.init(rawValue:)) {
         case .send?: prefix + "send [--to NODE_ID] TEXT..."
-        case .stats?: prefix + "stats [--openmetrics | --prometheus]"
+        case .stats?: prefix + "stats [--all] [GROUP...] | stats --openmetrics | --prometheus"
         case let known?: prefix + ([known.rawValue, known.arguments].filter { !$0.isEmpty }.joined(separator: " "))
         case nil: prefix + "COMMAND [ARGS]   (relayctl --help for more)"
         }
@@ -21,6 +21,9 @@ public enum RelayctlHelp {
           --json          print the reply's result as JSON instead of a table
           --socket PATH   control socket (default: $RELAYCTL_SOCKET or \(RelayctlInvocation.defaultSocket))
           -h, --help      show help
+          --version       print relayctl's version and the mesh protocol version (alone, no command)
+
+        Colour only on a terminal, and never when NO_COLOR is set.
 
         Exit codes: 0 ok, 64 usage, 65 meshnoded refused the request, 69 cannot connect,
         74 socket I/O error or timeout, 76 malformed reply; doctor: 75 a warning, 78 a failure.
@@ -29,7 +32,12 @@ public enum RelayctlHelp {
         switch command.flatMap(ControlCommand.init(rawValue:)) {
         case .send?:
             body = """
-            Sends a chat message. Without --to it is broadcast to the whole mesh; with --to it is
+            Sends a chat message.
+
+              --to NODE_ID    send a direct message to this node only (sealed for it); without it
+                              the message is broadcast to the whole mesh
+
+            Without --to it is broadcast to the whole mesh; with --to it is
             a direct message to one node (32 hex digits, as `relayctl peers` shows). All remaining
             words form the text (use -- before text that starts with '-'). Prints the message ID.
             When meshnoded does not know the node's key, it looks the key up across the mesh and
@@ -50,8 +58,13 @@ public enum RelayctlHelp {
             body = "Lists direct neighbours with their links (role, address, MTU, RSSI) and the nodes\nknown further away with their hop counts."
         case .stats?:
             body = """
-            Shows uptime, memory (resident and peak) and every counter, by group.
+            Shows uptime, memory (resident and peak) and the counters, by group: by default only
+            those above zero (a last line says how many were hidden), byte counts as KiB/MiB, and
+            beside each counter (not each gauge) its mean rate since start. GROUP names limit it to
+            those groups (links, message, engine, ...; with --json too); an unknown one exits 64
+            naming them all.
 
+              --all           show the counters at zero too
               --openmetrics   print them as OpenMetrics text (HELP, TYPE, samples, # EOF)
               --prometheus    print them in the Prometheus text format node_exporter's textfile
                               collector reads (meshnoded-metrics.timer writes this)
@@ -60,20 +73,38 @@ public enum RelayctlHelp {
             gauges; the per-kind groups share meshnode_message_COUNTER_total{kind="KIND"}.
             """
         case .watch?:
-            body = "Streams events (messages, peers joining and leaving, links up and down) until\ninterrupted or until meshnoded closes the connection."
+            body = """
+            Streams events (messages, peers joining and leaving, links up and down) until
+            interrupted or until meshnoded closes the connection. It starts with a line naming the
+            node watched; nodes are shown by short ID and name when the node knows it, a direct
+            message to this node as "→ me", and a link going down with its address and neighbour.
+            With --json: one event object per line, nothing else.
+            """
         case .status?:
-            body = "Shows node ID, name, transport, state, uptime, neighbour and known-node counts, version."
+            body = """
+            Leads with the node's health: ok, degraded (it works, but see the reasons: no
+            neighbours, the MQTT broker away, a restart needed) or down (it cannot carry messages
+            now: starting, stopping, the transport waiting); then node ID, name, transport, state,
+            uptime, neighbour and known-node counts, version, the configuration file it runs with,
+            what a reload could not apply ("restart needed for: udp.port") or why it was refused,
+            the mesh clock and, on a gateway, the MQTT bridge.
+            """
         case .id?:
             body = "Shows this node's ID, short ID, fingerprint and public keys."
         case .mailbox?:
             body = """
             Lists the mail this node holds for nodes not in range, one line per recipient: its
             short ID, messages, envelope bytes and the age of the oldest. Never content: the
-            messages are sealed for their recipients. See meshnoded.conf(5), [mailbox].
+            messages are sealed for their recipients. Then this node's own direct messages that
+            wait for a recipient's key (relayctl send to a node whose key no lookup found yet),
+            per recipient: messages, text bytes, the oldest's age; they go out when the key is
+            known, within the mailbox retention. See meshnoded.conf(5), [mailbox].
             """
         case .doctor?:
             body = """
-            Checks this machine's set-up, one line per check, each OK, SKIP, WARN or FAIL with what
+            Asks the running meshnoded first how it runs (transport, state directory, user, whether
+            systemd started it) and judges that: on a UDP node the Bluetooth lines are SKIP, and a
+            node run by hand is not judged against the unit. Then checks this machine's set-up, one line per check, each OK, SKIP, WARN or FAIL with what
             to do: bluetoothd and its version, the adapter (present, powered, both LE roles,
             advertising instances), the D-Bus policy, the service user and the control group, the
             state directory and identity file (owner, mode), the clock (kernel synchronised,

@@ -13,7 +13,8 @@ extension RelayctlRunner {
             err("relayctl: \(error.description)\n")
             return .doctorFail
         }
-        let report = Doctor.diagnose(DoctorGatherer.facts(for: setup), setup: setup)
+        let (judged, facts) = DoctorGatherer.gather(for: setup)
+        let report = Doctor.diagnose(facts, setup: judged)
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -23,12 +24,22 @@ extension RelayctlRunner {
             }
             out(String(decoding: data, as: UTF8.self) + "\n")
         } else {
-            out(report.text)
+            out(formatter.colour ? paintedLabels(report.text) : report.text)
         }
         return switch report.worst {
         case .ok, .skip: .ok
         case .warn: .doctorWarn
         case .fail: .doctorFail
         }
+    }
+
+    /// Doctor's text with each line's leading label (`OK`, `WARN`, `FAIL`) coloured.
+    func paintedLabels(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+            for label in ["OK", "WARN", "FAIL"] where line.hasPrefix(label + " ") {
+                return formatter.painted(label, label) + line.dropFirst(label.count)
+            }
+            return String(line)
+        }.joined(separator: "\n")
     }
 }

@@ -1,4 +1,5 @@
 import ControlProtocol
+import MeshProtocol
 
 /// Runs one relayctl invocation against the control socket and returns its exit code.
 ///
@@ -28,6 +29,10 @@ public struct RelayctlRunner: Sendable {
     public func run(_ invocation: RelayctlInvocation) -> RelayctlExitCode {
         if case .help(let topic) = invocation.command {
             out(RelayctlHelp.text(topic))
+            return .ok
+        }
+        if case .version = invocation.command {
+            out(ProductVersion.line("relayctl"))
             return .ok
         }
         if case .doctor(let config, let socket) = invocation.command {
@@ -66,7 +71,18 @@ public struct RelayctlRunner: Sendable {
             return .ok
         case .lookup(let node): return try lookup(node, client: client, json: json)
         case .peers: return try ask(client, ControlRequest(.peers), PeersReport.self, json, formatter.peers)
-        case .stats: return try ask(client, ControlRequest(.stats), StatsReport.self, json, formatter.stats)
+        case .stats:
+            let reply = try client.request(ControlRequest(.stats), as: StatsReport.self)
+            guard reply.ok, let report = reply.result else { return refused(reply.error) }
+            let unknown = invocation.statsGroups.filter { report.counters[$0] == nil }
+            guard unknown.isEmpty else {
+                err("relayctl: no counter group \(unknown.joined(separator: ", ")); the groups are: "
+                    + report.counters.keys.sorted().joined(separator: " ") + "\n")
+                return .usage
+            }
+            out(json ? String(decoding: ControlJSON.line(Self.only(invocation.statsGroups, of: report)), as: UTF8.self)
+                : formatter.stats(report, groups: invocation.statsGroups, all: invocation.statsAll))
+            return .ok
         case .metrics(let exposition):
             return try ask(client, ControlRequest(.stats), StatsReport.self, false) {
                 MetricsFormatter.render($0, as: exposition)
@@ -75,7 +91,7 @@ public struct RelayctlRunner: Sendable {
         case .id: return try ask(client, ControlRequest(.id), IdentityReport.self, json, formatter.identity)
         case .mailbox: return try ask(client, ControlRequest(.mailbox), MailboxReport.self, json, formatter.mailbox)
         case .watch: return try watch(client, json: json)
-        case .help, .doctor: return .ok
+        case .help, .doctor, .version: return .ok
         }
     }
 
@@ -89,14 +105,51 @@ public struct RelayctlRunner: Sendable {
         return .ok
     }
 
+    /// The report with only `groups` under `counters` (all when empty).
+    static func only(_ groups: [String], of report: StatsReport) -> StatsReport {
+        guard !groups.isEmpty else { return report }
+        var report = report
+        report.counters = report.counters.filter { groups.contains($0.key) }
+        return report
+    }
+
     private func watch(_ client: ControlClient, json: Bool) throws(ControlClientError) -> RelayctlExitCode {
+        var view = WatchView()
+        if !json {
+            // What the node knows first, so that events show names and the peer of a link.
+            let status = try client.request(ControlRequest(.status), as: StatusReport.self)
+            guard status.ok, let report = status.result else { return refused(status.error) }
+            view.me = NodeID(hex: report.nodeID)
+            let peers = try client.request(ControlRequest(.peers), as: PeersReport.self)
+            if let known = peers.result { view.learn(known) }
+            out(formatter.watchHeader(report))
+        }
         let reply = try client.request(ControlRequest(.watch), as: WatchReport.self)
         guard reply.ok else { return refused(reply.error) }
+        var refreshing = false
         while let line = try client.nextLine(waitForever: true) {
             guard let event = try? ControlJSON.decode(ControlEventLine.self, from: line).event else {
+                // A reply to the `peers` asked for below, among the events.
+                if !json, refreshing, let peers = try? ControlJSON.decode(ControlReply<PeersReport>.self, from: line) {
+                    refreshing = false
+                    if let known = peers.result { view.learn(known) }
+                    continue
+                }
                 throw .protocolError("event line is not {\"event\": {...}}")
             }
-            out(json ? String(decoding: ControlJSON.line(event), as: UTF8.self) : formatter.event(event))
+            if json {
+                out(String(decoding: ControlJSON.line(event), as: UTF8.self))
+                continue
+            }
+            out(formatter.event(event, view: &view))
+            switch event {
+            case .linkUp, .neighbourJoined:
+                // Which neighbour a new link leads to, and its name: one `peers` at a time.
+                guard !refreshing else { break }
+                refreshing = true
+                try client.post(ControlRequest(.peers))
+            default: break
+            }
         }
         return .ok
     }

@@ -6,10 +6,31 @@ import Glibc
 public struct ReportFormatter: Sendable {
     /// Formats an event time (seconds since the epoch) for `watch`.
     public var clock: @Sendable (Double) -> String
+    /// Colours the health word and doctor's labels (a terminal without `NO_COLOR`).
+    public var colour: Bool
 
-    /// Creates a formatter; by default times print as local `HH:MM:SS`.
-    public init(clock: @escaping @Sendable (Double) -> String = ReportFormatter.localTime) {
+    /// Creates a formatter; by default times print as local `HH:MM:SS`, without colour.
+    public init(clock: @escaping @Sendable (Double) -> String = ReportFormatter.localTime, colour: Bool = false) {
         self.clock = clock
+        self.colour = colour
+    }
+
+    /// Whether output to a terminal should be coloured: it is a terminal, `NO_COLOR` is unset or
+    /// empty (no-color.org) and `TERM` is not `dumb`.
+    public static func wantsColour(isTerminal: Bool, environment: [String: String]) -> Bool {
+        isTerminal && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+    }
+
+    /// `text` in green (`ok`), yellow (`degraded`, `WARN`) or red (`down`, `FAIL`) when colouring.
+    public func painted(_ text: String, _ word: String) -> String {
+        guard colour else { return text }
+        let code = switch word {
+        case "ok", "OK": "32"
+        case "degraded", "WARN": "33"
+        case "down", "FAIL": "31"
+        default: ""
+        }
+        return code.isEmpty ? text : "\u{1b}[\(code)m\(text)\u{1b}[0m"
     }
 
     /// `HH:MM:SS` in the local time zone.
@@ -45,14 +66,15 @@ public struct ReportFormatter: Sendable {
 
     /// Neighbours, then remote nodes.
     public func peers(_ report: PeersReport) -> String {
-        var neighbours = TextTable(headers: ["NODE", "NAME", "ROLE", "LINKS", "MTU", "RSSI", "HEARD"],
-                                   alignments: [.left, .left, .left, .left, .right, .right, .right])
+        var neighbours = TextTable(headers: ["NODE", "NAME", "ROLE", "STATE", "LINKS", "MTU", "RSSI", "HEARD"],
+                                   alignments: [.left, .left, .left, .left, .left, .right, .right, .right])
         for node in report.neighbours {
             let links = node.links.map { "#\($0.linkID) \($0.role) \($0.address)" }.joined(separator: ", ")
             let mtu = node.links.map { String($0.mtu) }.joined(separator: ",")
             let rssi = node.links.compactMap { $0.rssi.map(String.init) }.joined(separator: ",")
             let name = [node.icon, node.name].compactMap { $0 }.joined(separator: " ")
-            neighbours.append([node.shortID, name.isEmpty ? "?" : name, node.role ?? "?", links.isEmpty ? "-" : links,
+            let state = node.state ?? (node.links.isEmpty ? "departing" : "linked")
+            neighbours.append([node.shortID, name.isEmpty ? "?" : name, node.role ?? "?", state, links.isEmpty ? "-" : links,
                                mtu.isEmpty ? "-" : mtu, rssi.isEmpty ? "-" : rssi,
                                Self.duration(node.lastHeardSecondsAgo) + " ago"])
         }
@@ -89,27 +111,72 @@ public struct ReportFormatter: Sendable {
             + (recipients.isEmpty ? "  none\n" : table.rendered())
     }
 
-    /// Uptime and memory, then every counter.
-    public func stats(_ report: StatsReport) -> String {
-        var table = TextTable(headers: ["GROUP", "COUNTER", "VALUE"], alignments: [.left, .left, .right])
-        for group in report.counters.keys.sorted() {
+    /// Uptime and memory, then the counters of `groups` (all when empty): without `all`, only those
+    /// not zero, with a line saying how many were hidden. Byte counts are humanised; counters (not
+    /// gauges) get their mean rate since start.
+    public func stats(_ report: StatsReport, groups: [String] = [], all: Bool = false) -> String {
+        var table = TextTable(headers: ["GROUP", "COUNTER", "VALUE", "RATE"], alignments: [.left, .left, .right, .right])
+        var hidden = 0
+        for group in report.counters.keys.sorted() where groups.isEmpty || groups.contains(group) {
             for (name, value) in (report.counters[group] ?? [:]).sorted(by: { $0.key < $1.key }) {
-                table.append([group, name, String(value)])
+                if value == 0, !all {
+                    hidden += 1
+                    continue
+                }
+                let gauge = MetricName.isGauge(group: group, counter: name)
+                let shown = name.hasSuffix("bytes") ? Self.bytes(value) : String(value)
+                let rate = gauge || value == 0 ? "" : Self.rate(Double(value), over: report.uptimeSeconds, bytes: name.hasSuffix("bytes"))
+                table.append([group, name, shown, rate])
             }
         }
-        return "uptime \(Self.duration(report.uptimeSeconds)), memory \(Self.bytes(report.memory.residentBytes))"
-            + " resident (peak \(Self.bytes(report.memory.peakResidentBytes)))\n\n" + table.rendered()
+        let head = "uptime \(Self.duration(report.uptimeSeconds)), memory \(Self.bytes(report.memory.residentBytes))"
+            + " resident (peak \(Self.bytes(report.memory.peakResidentBytes)))\n\n"
+        let body = table.rows.isEmpty ? "  no counter above zero\n" : table.rendered()
+        let tail = hidden == 0 ? "" : "\n\(hidden) counter\(hidden == 1 ? "" : "s") at zero not shown (relayctl stats --all shows them)\n"
+        return head + body + tail
     }
 
-    /// The status as aligned `key  value` lines.
+    /// A mean rate: `3.2/s`, `12/min`, `4/h`, `< 1/h` (bytes as `1.5 KiB/s`).
+    public static func rate(_ count: Double, over seconds: Double, bytes: Bool = false) -> String {
+        guard seconds > 0, count > 0 else { return "" }
+        let perSecond = count / seconds
+        if bytes { return Self.bytes(UInt64(perSecond.rounded())) + "/s" }
+        let units: [(Double, String)] = [(1, "s"), (60, "min"), (3600, "h")]
+        for (scale, unit) in units where perSecond * scale >= 1 {
+            let value = perSecond * scale
+            return (value >= 10 ? String(Int(value.rounded())) : String(Double(Int(value * 10)) / 10)) + "/" + unit
+        }
+        return "< 1/h"
+    }
+
+    /// The status as aligned `key  value` lines, led by the health word and its reasons.
     public func status(_ report: StatusReport) -> String {
-        keyValues([
+        var pairs: [(String, String)] = []
+        if let health = report.health {
+            let reasons = (report.healthReasons ?? []).joined(separator: "; ")
+            pairs.append(("health", health + (reasons.isEmpty ? "" : ": " + reasons)))
+        }
+        pairs += [
             ("node", "\(report.shortID) (\(report.nodeID))"), ("name", report.name),
             ("transport", report.transportState.map { "\(report.transport): \($0)" } ?? report.transport),
             ("state", report.state), ("uptime", Self.duration(report.uptimeSeconds)),
             ("neighbours", String(report.neighbourCount)), ("known nodes", String(report.knownNodeCount)),
             ("version", report.version),
-        ] + (report.clock.map { [("clock", Self.clock($0))] } ?? []) + (report.bridge.map { [("mqtt", Self.bridge($0))] } ?? []))
+        ]
+        if report.health != nil { pairs.append(("config", report.configFile ?? "none (defaults and flags)")) }
+        if let pending = report.restartNeededFor, !pending.isEmpty {
+            pairs.append(("reload", "restart needed for: " + pending.joined(separator: ", ")))
+        }
+        if let refused = report.reloadError { pairs.append(("reload", "last reload refused: " + refused)) }
+        pairs += (report.clock.map { [("clock", Self.clock($0))] } ?? []) + (report.bridge.map { [("mqtt", Self.bridge($0))] } ?? [])
+        var text = keyValues(pairs)
+        if let health = report.health, colour, text.hasPrefix("health") {
+            let width = pairs.map(\.0.count).max() ?? 0
+            let start = text.index(text.startIndex, offsetBy: width + 2)
+            let end = text.index(start, offsetBy: health.count)
+            text.replaceSubrange(start..<end, with: painted(health, health))
+        }
+        return text
     }
 
     /// `connected to host:port`, `reconnecting to host:port in 4 s (last error: …)`, with what waits.
@@ -134,24 +201,45 @@ public struct ReportFormatter: Sendable {
         ])
     }
 
-    /// One line per event, such as `12:00:01 message 0a1b2c3d → everyone (2 hops): hello`.
-    public func event(_ event: WatchEvent) -> String {
+    /// One line per event, such as `12:00:01 message 0a1b2c3d Kitchen → everyone (2 hops): hello`;
+    /// `view` supplies what the node knows (names, this node, links) and learns from the event.
+    public func event(_ event: WatchEvent, view: inout WatchView) -> String {
         let line: String
         switch event {
         case .message(_, let from, let to, let hops, let text, _):
-            line = "message \(from.shortID) → \(to?.shortID ?? "everyone") (\(hops) hops): \(text)"
+            let target = to.map { $0 == view.me ? "me" : view.label($0) } ?? "everyone"
+            line = "message \(view.label(from)) → \(target) (\(hops) hop\(hops == 1 ? "" : "s")): \(text)"
         case .neighbourJoined(let node, let name, _):
-            line = "peer \(node.shortID) \(name ?? "") joined"
+            if let name { view.names[node] = name }
+            line = "peer \(view.label(node)) joined"
         case .neighbourLeft(let node, let name, let reason, _):
-            line = "peer \(node.shortID) \(name ?? "") left" + (reason.map { " (\($0))" } ?? "")
+            if let name { view.names[node] = name }
+            line = "peer \(view.label(node)) left" + (reason.map { " (\($0))" } ?? "")
         case .linkUp(let link, let role, let address, _):
+            view.links[link] = WatchView.Link(address: address, node: nil)
             line = "link #\(link) up: \(role) \(address)"
         case .linkDown(let link, let reason, _):
-            line = "link #\(link) down: \(reason)"
+            let peer = view.links.removeValue(forKey: link).map { known in
+                " (" + ([known.address] + (known.node.map { [view.label($0)] } ?? [])).joined(separator: ", ") + ")"
+            } ?? ""
+            line = "link #\(link)\(peer) down: \(reason)"
         case .unknown(let type, _):
             line = type
         }
         return "\(clock(event.time)) \(PlainText.sanitized(line, maxBytes: .max))\n"
+    }
+
+    /// One line per event with no knowledge of names (short IDs only).
+    public func event(_ event: WatchEvent) -> String {
+        var view = WatchView()
+        return self.event(event, view: &view)
+    }
+
+    /// The line `watch` starts with: which node is watched, and how to stop.
+    public func watchHeader(_ status: StatusReport) -> String {
+        let neighbours = "\(status.neighbourCount) neighbour\(status.neighbourCount == 1 ? "" : "s")"
+        let line = "watching \(status.shortID) \(status.name) (\(neighbours), \(status.knownNodeCount) known further away); Ctrl-C to stop"
+        return PlainText.sanitized(line, maxBytes: .max) + "\n"
     }
 
     func keyValues(_ pairs: [(String, String)]) -> String {

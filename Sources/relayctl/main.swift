@@ -26,10 +26,12 @@ func processEnvironment() -> [String: String] {
     }
     return result
 }
-let runner = RelayctlRunner(out: { write(STDOUT_FILENO, $0) }, err: { write(STDERR_FILENO, $0) })
+let environment = processEnvironment()
+let formatter = ReportFormatter(colour: ReportFormatter.wantsColour(isTerminal: isatty(STDOUT_FILENO) == 1, environment: environment))
+let runner = RelayctlRunner(out: { write(STDOUT_FILENO, $0) }, err: { write(STDERR_FILENO, $0) }, formatter: formatter)
 do throws(RelayctlUsageError) {
     let invocation = try RelayctlArguments.parse(Array(CommandLine.arguments.dropFirst()),
-                                                 environment: processEnvironment())
+                                                 environment: environment)
     exit(runner.run(invocation).rawValue)
 } catch {
     write(STDERR_FILENO, "relayctl: \(error.message)\n\(RelayctlHelp.usage(error.command))\n")

@@ -1,0 +1,47 @@
+import ControlProtocol
+import MeshProtocol
+
+/// What `relayctl watch` knows while it prints events: this node, the names of nodes, and which
+/// address and node each link leads to. Filled from `status` and `peers`, then from the events.
+public struct WatchView: Equatable, Sendable {
+    /// Where a link leads.
+    public struct Link: Equatable, Sendable {
+        /// The link's address (`127.0.0.1:7002`, a Bluetooth address).
+        public var address: String
+        /// The neighbour on it, once known.
+        public var node: NodeID?
+
+        /// Creates a link entry.
+        public init(address: String, node: NodeID?) {
+            self.address = address
+            self.node = node
+        }
+    }
+
+    /// This node; a direct message to it is shown as `→ me`.
+    public var me: NodeID?
+    /// Display names by node.
+    public var names: [NodeID: String] = [:]
+    /// Live links by link ID.
+    public var links: [UInt64: Link] = [:]
+
+    /// An empty view.
+    public init(me: NodeID? = nil) { self.me = me }
+
+    /// Learns names and links from a `peers` result (keeping addresses already known).
+    public mutating func learn(_ peers: PeersReport) {
+        for neighbour in peers.neighbours {
+            guard let node = NodeID(hex: neighbour.nodeID) else { continue }
+            if let name = neighbour.name { names[node] = name }
+            for link in neighbour.links { links[link.linkID] = Link(address: link.address, node: node) }
+        }
+        for remote in peers.remote {
+            if let node = NodeID(hex: remote.nodeID), let name = remote.name { names[node] = name }
+        }
+    }
+
+    /// `a0a1a2a3 Kitchen` when the name is known, else the short ID.
+    public func label(_ node: NodeID) -> String {
+        names[node].map { "\(node.shortID) \($0)" } ?? node.shortID
+    }
+}
