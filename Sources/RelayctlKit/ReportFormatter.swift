@@ -125,7 +125,7 @@ public struct ReportFormatter: Sendable {
                 }
                 let gauge = MetricName.isGauge(group: group, counter: name)
                 let shown = name.hasSuffix("bytes") ? Self.bytes(value) : String(value)
-                let rate = gauge || value == 0 ? "" : Self.rate(Double(value), over: report.uptimeSeconds, bytes: name.hasSuffix("bytes"))
+                let rate = gauge || value == 0 ? "-" : Self.rate(Double(value), over: report.uptimeSeconds, bytes: name.hasSuffix("bytes"))
                 table.append([group, name, shown, rate])
             }
         }
@@ -136,7 +136,7 @@ public struct ReportFormatter: Sendable {
         return head + body + tail
     }
 
-    /// A mean rate: `3.2/s`, `12/min`, `4/h`, `< 1/h` (bytes as `1.5 KiB/s`).
+    /// A mean rate: `3.2/s`, `12/min`, `4.0/h`, `< 1/h` (bytes as `1.5 KiB/s`).
     public static func rate(_ count: Double, over seconds: Double, bytes: Bool = false) -> String {
         guard seconds > 0, count > 0 else { return "" }
         let perSecond = count / seconds
@@ -144,7 +144,8 @@ public struct ReportFormatter: Sendable {
         let units: [(Double, String)] = [(1, "s"), (60, "min"), (3600, "h")]
         for (scale, unit) in units where perSecond * scale >= 1 {
             let value = perSecond * scale
-            return (value >= 10 ? String(Int(value.rounded())) : String(Double(Int(value * 10)) / 10)) + "/" + unit
+            let tenths = Int((value * 10).rounded())
+            return (value >= 10 ? String(Int(value.rounded())) : "\(tenths / 10).\(tenths % 10)") + "/" + unit
         }
         return "< 1/h"
     }

@@ -25,7 +25,9 @@ struct DaemonStartupTests {
             return
         }
         #expect(printed.contains("\nport = 7009\n") && printed.contains("\nmtu = 99\n") && printed.contains("\ncontrol_socket =\n"))
-        #expect(DaemonStartup.prepare(["--version"]) == .exit(code: 0, output: "meshnoded \(DaemonVersion.current)\n", error: ""))
+        #expect(printed.hasPrefix("# read from \(path), then 1 command-line flag(s)\n[node]\n"))
+        #expect(DaemonStartup.prepare(["--version"])
+            == .exit(code: 0, output: "meshnoded \(DaemonVersion.current) (mesh protocol 1)\n", error: ""))
         guard case .run(let config, let invocation) = DaemonStartup.prepare(["-c", path, "--name", "Hall"]) else {
             Issue.record("a valid configuration must run")
             return

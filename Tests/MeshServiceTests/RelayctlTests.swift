@@ -27,8 +27,8 @@ struct RelayctlOutputTests {
     @Test func peersTable() {
         #expect(formatter.peers(FakeNode().peers()) == """
         Neighbours (1):
-        NODE      NAME        ROLE    LINKS                      MTU  RSSI   HEARD
-        a0a1a2a3  🍳 Kitchen  person  #3 central 127.0.0.1:7002  185   -60  2s ago
+        NODE      NAME        ROLE    STATE   LINKS                      MTU  RSSI   HEARD
+        a0a1a2a3  🍳 Kitchen  person  linked  #3 central 127.0.0.1:7002  185   -60  2s ago
 
         Remote nodes (1):
         NODE      NAME  HOPS       HEARD
@@ -49,12 +49,12 @@ struct RelayctlOutputTests {
 
     @Test func statsStatusIdentityAndEvents() {
         let stats = formatter.stats(FakeNode().stats())
-        #expect(stats.hasPrefix("uptime 1h 2m, memory 12.0 MiB resident (peak 16.0 MiB)\n\nGROUP    COUNTER    VALUE\n"))
-        #expect(stats.contains("message  relayed        7\n"))
+        #expect(stats.hasPrefix("uptime 1h 2m, memory 12.0 MiB resident (peak 16.0 MiB)\n\nGROUP    COUNTER    VALUE   RATE\n"))
+        #expect(stats.contains("message  relayed        7  6.8/h\n"))
         #expect(formatter.status(FakeNode().status()).contains("known nodes  2\n"))
         #expect(formatter.identity(FakeNode().identity()).hasPrefix("node ID        00112233445566778899aabbccddeeff\n"))
         let event = WatchEvent.message(id: FakeNode.messageID, from: FakeNode.neighbourID, to: nil, hops: 1, text: "hi\u{1b}[2J")
-        #expect(formatter.event(event) == "12:00:00 message a0a1a2a3 → everyone (1 hops): hi [2J\n")
+        #expect(formatter.event(event) == "12:00:00 message a0a1a2a3 → everyone (1 hop): hi [2J\n")
         #expect(ReportFormatter.duration(90_061) == "1d 1h" && ReportFormatter.bytes(1023) == "1023 B")
     }
 }
@@ -116,7 +116,10 @@ struct RelayctlRunnerTests {
         Thread.detachNewThread { done.append(runner.run(RelayctlInvocation(command: .watch, socketPath: path))) }
         #expect(Recorder<Int>().wait { _ in fixture.node.watcherCount == 1 })
         fixture.node.emit(.neighbourJoined(node: FakeNode.neighbourID, name: "Kitchen", time: 5))
-        #expect(output.out.wait { $0.joined() == "t peer a0a1a2a3 Kitchen joined\n" })
+        #expect(output.out.wait {
+            $0.joined() == "watching 00112233 Hallway (1 neighbour, 2 known further away); Ctrl-C to stop\n"
+                + "t peer a0a1a2a3 Kitchen joined\n"
+        })
         fixture.server.stop()
         #expect(done.wait { $0 == [.ok] })
     }

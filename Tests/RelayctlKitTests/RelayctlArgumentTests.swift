@@ -27,7 +27,7 @@ struct RelayctlArgumentTests {
     @Test("usage errors", arguments: [
         ([], "missing command"), (["reboot"], "unknown command 'reboot'"), (["send"], "send needs the message text"),
         (["send", "--to", "abc", "hi"], "--to needs a 32-hex-digit node ID (see relayctl peers)"),
-        (["peers", "--to", node], "--to only applies to send"), (["stats", "extra"], "stats takes no arguments"),
+        (["peers", "--to", node], "--to only applies to send"), (["peers", "extra"], "peers takes no arguments"),
         (["--socket"], "--socket needs a value"), (["id", "--verbose"], "unknown option --verbose"),
     ])
     func usage(_ arguments: [String], _ message: String) {
