@@ -20,6 +20,8 @@ swift build --package-path Benchmarks --product mqttflood -Xswiftc -warnings-as-
 export MESHTOOLS_BIN="$(swift build --package-path Benchmarks --show-bin-path)"
 echo "== bash completion of relayctl"
 bash scripts/test-completion.sh
+echo "== first hour: docs/OPERATIONS.md's transcript against what meshnoded and relayctl print now (seconds)"
+MESHNODE_BIN="$(swift build --show-bin-path)" bash scripts/first-hour.sh --check
 echo "== BlueZ: meshnoded on the real bluetoothd with emulated radios (VM)"
 MESHNODE_BIN="$(swift build --show-bin-path)" bash scripts/test-vm.sh
 echo "== systemd: meshnoded.service installed and run under systemd (VM)"

@@ -34,7 +34,7 @@ extension Doctor {
     static func controlGroup(_ facts: DoctorFacts, setup: DoctorSetup) -> DoctorFinding {
         if !facts.controlGroupExists, let runs = setup.daemon {
             return DoctorFinding(.controlGroup, .skip,
-                                 "no group \(setup.controlGroup): the socket keeps the group of user \(runs.user), whom it serves",
+                                 "no group \(setup.controlGroup): the socket has meshnoded's own group, so user \(runs.user) and root can use it",
                                  fix: "to let other users in: groupadd \(setup.controlGroup), restart meshnoded, usermod -aG \(setup.controlGroup) USER")
         }
         return account(.controlGroup, "group", setup.controlGroup, exists: facts.controlGroupExists)
