@@ -25,6 +25,9 @@ _relayctl()
     # ControlCommandTests checks this list against ControlCommand (every command) plus help.
     local commands="send peers stats status id mailbox watch lookup doctor help"
     local global="--json --socket --help"
+    # The counter groups of `stats` (docs/CONTROL.md, "Counter groups").
+    local groups="message join heartbeat profile keyExchange keyRequest keyAnswer links hold lookup relay admission
+        inbox fragments engine seen_journal mailbox outbox transport mqtt control"
     local command="" socket_args=() i
     for ((i = 1; i < cword; i++)); do
         case ${words[i]} in
@@ -52,7 +55,7 @@ _relayctl()
     fi
 
     case $command in
-        "") COMPREPLY=($(compgen -W "$commands $global" -- "$cur")) ;;
+        "") COMPREPLY=($(compgen -W "$commands $global --version" -- "$cur")) ;;
         send) [[ $cur == -* ]] && COMPREPLY=($(compgen -W "--to $global" -- "$cur")) ;;
         lookup)
             if [[ $cur == -* ]]; then
@@ -61,7 +64,13 @@ _relayctl()
                 COMPREPLY=($(compgen -W "$(_relayctl_node_ids "${socket_args[@]}")" -- "$cur"))
             fi
             ;;
-        stats) COMPREPLY=($(compgen -W "--openmetrics --prometheus $global" -- "$cur")) ;;
+        stats)
+            if [[ $cur == -* ]]; then
+                COMPREPLY=($(compgen -W "--all --openmetrics --prometheus $global" -- "$cur"))
+            else
+                COMPREPLY=($(compgen -W "$groups" -- "$cur"))
+            fi
+            ;;
         doctor) COMPREPLY=($(compgen -W "--config $global" -- "$cur")) ;;
         help) COMPREPLY=($(compgen -W "$commands" -- "$cur")) ;;
         *) COMPREPLY=($(compgen -W "$global" -- "$cur")) ;;

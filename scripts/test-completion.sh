@@ -56,9 +56,12 @@ for mode in plain bash-completion; do
         # shellcheck disable=SC1091
         source "$root/completion/relayctl.bash"
         complete -p relayctl | grep -q -- '-F _relayctl relayctl' || { echo "FAIL: complete -p relayctl"; exit 1; }
-        expect "--help --json --socket doctor help id lookup mailbox peers send stats status watch" relayctl ""
+        expect "--help --json --socket --version doctor help id lookup mailbox peers send stats status watch" relayctl ""
         expect "send stats status" relayctl s
-        expect "--help --json --openmetrics --prometheus --socket" relayctl stats --
+        expect "--all --help --json --openmetrics --prometheus --socket" relayctl stats --
+        expect "links" relayctl stats li
+        expect "seen_journal" relayctl stats --all se
+        expect "--version" relayctl --v
         expect "--openmetrics" relayctl --json stats --o
         expect "--to" relayctl send --t
         expect "00112233445566778899aabbccddeeff a0a1a2a3a4a5a6a7a8a9aaabacadaeaf" relayctl send --to ""
