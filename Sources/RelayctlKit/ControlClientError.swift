@@ -15,6 +15,8 @@ public enum ControlClientError: Error, Equatable, Sendable, CustomStringConverti
         switch self {
         case .cannotConnect(let path, let reason, let fix):
             "cannot connect to \(path): \(reason)" + (fix.map { "\n  -> " + $0 } ?? "")
+        case .io(let reason) where reason.hasPrefix("timed out"):
+            "control socket I/O failed: \(reason)\n  -> meshnoded is busy or hung: systemctl status meshnoded; journalctl -u meshnoded -b"
         case .io(let reason): "control socket I/O failed: \(reason)"
         case .protocolError(let reason): "unexpected reply from meshnoded: \(reason)"
         }

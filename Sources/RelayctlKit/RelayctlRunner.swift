@@ -143,6 +143,11 @@ public struct RelayctlRunner: Sendable {
             }
             out(formatter.event(event, view: &view))
             switch event {
+            case .message(_, let from, _, _, _, _) where view.names[from] == nil && from != view.me:
+                // A node first heard now: its name, if its profile came, for the next lines.
+                guard !refreshing else { break }
+                refreshing = true
+                try client.post(ControlRequest(.peers))
             case .linkUp, .neighbourJoined:
                 // Which neighbour a new link leads to, and its name: one `peers` at a time.
                 guard !refreshing else { break }

@@ -1,4 +1,5 @@
 import ControlProtocol
+import Foundation
 import Glibc
 import MeshConfig
 import MeshProtocol
@@ -178,5 +179,43 @@ struct FirstHourTests {
         #expect(RelayctlHelp.text("mailbox").contains("wait for a recipient's key"))
         #expect(RelayctlHelp.text(nil).contains("--version"))
         #expect(RelayctlHelp.text("stats").contains("--all"))
+    }
+
+    @Test("peers shows a neighbour in its departure grace as departing")
+    func departingNeighbour() throws {
+        let kitchen = try #require(NodeID(hex: "a0a1a2a3a4a5a6a7a8a9aaabacadaeaf"))
+        let report = PeersReport(neighbours: [NeighbourReport(nodeID: kitchen, profile: nil, links: [], lastHeardSecondsAgo: 3,
+                                                              departing: true)], remote: [])
+        #expect(formatter.peers(report).contains("a0a1a2a3  ?     ?     departing  -        -     -  3s ago\n"))
+        #expect(String(decoding: ControlJSON.line(report), as: UTF8.self).contains("\"state\":\"departing\""))
+    }
+
+    static let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("docs")
+
+    @Test("OPERATIONS.md's local-mesh recipe names as neighbours only ports it starts")
+    func localMeshRecipe() throws {
+        let guide = try String(contentsOf: Self.docs.appendingPathComponent("OPERATIONS.md"), encoding: .utf8)
+        let start = try #require(guide.range(of: "## Running a local mesh over UDP"))
+        let section = guide[start.upperBound...].prefix { _ in true }.components(separatedBy: "\n## ")[0]
+        let words = section.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\\" }).map(String.init)
+        var started: Set<String> = []
+        var named: Set<String> = []
+        for (word, next) in zip(words, words.dropFirst()) {
+            if word == "--udp-port" { started.insert(next) }
+            if word == "--neighbours" { named.formUnion(next.split(separator: ",").map { String($0.split(separator: ":").last!) }) }
+        }
+        #expect(!named.isEmpty && named.isSubset(of: started), "neighbours \(named.sorted()), started \(started.sorted())")
+    }
+
+    @Test("CONTROL.md's relayctl synopsis names every command")
+    func controlSynopsis() throws {
+        let control = try String(contentsOf: Self.docs.appendingPathComponent("CONTROL.md"), encoding: .utf8)
+        let start = try #require(control.range(of: "## relayctl\n"))
+        let synopsis = control[start.upperBound...].components(separatedBy: "\n\n")[0]
+        for command in ControlCommand.allCases {
+            #expect(synopsis.contains(" \(command.rawValue)"), "the synopsis lacks \(command.rawValue)")
+        }
+        #expect(synopsis.contains("--version"))
     }
 }
