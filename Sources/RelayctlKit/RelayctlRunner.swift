@@ -144,8 +144,8 @@ public struct RelayctlRunner: Sendable {
             out(formatter.event(event, view: &view))
             switch event {
             case .message(_, let from, _, _, _, _) where view.names[from] == nil && from != view.me:
-                // A node first heard now: its name, if its profile came, for the next lines.
-                guard !refreshing else { break }
+                // A node first heard now: its name, if its profile came, for the next lines (once per node).
+                guard !refreshing, view.askedAbout.insert(from).inserted else { break }
                 refreshing = true
                 try client.post(ControlRequest(.peers))
             case .linkUp, .neighbourJoined:

@@ -24,6 +24,8 @@ public struct WatchView: Equatable, Sendable {
     public var names: [NodeID: String] = [:]
     /// Live links by link ID.
     public var links: [UInt64: Link] = [:]
+    /// Senders without a name that `peers` was asked about already (once each).
+    public var askedAbout: Set<NodeID> = []
 
     /// An empty view.
     public init(me: NodeID? = nil) { self.me = me }
