@@ -42,11 +42,14 @@ extension Doctor {
             return DoctorFinding(.controlSocket, .fail, "\(path) connected but the daemon did not answer (\(why))",
                                  fix: "journalctl -u \(setup.unit) -b; systemctl restart \(setup.unit)")
         case .answered(let status):
-            let transport = status.transportState.map { ", transport \($0)" } ?? ""
-            let runs = status.runs.map { runs in
-                ", \(runs.transport), user \(runs.user), pid \(runs.pid), config \(runs.configFile ?? "none (defaults and flags)")"
-            } ?? ""
-            let shown = "meshnoded \(status.version) answers: \(status.state)\(transport)\(runs)"
+            let shown: String
+            if let runs = status.runs {
+                let transport = runs.transport + (status.transportState.map { " (\($0))" } ?? "")
+                shown = "meshnoded \(status.version) answers: \(status.state) on \(transport), user \(runs.user), pid \(runs.pid), "
+                    + "config \(runs.configFile ?? "none (defaults and flags)")"
+            } else {
+                shown = "meshnoded \(status.version) answers: \(status.state)" + (status.transportState.map { ", transport \($0)" } ?? "")
+            }
             if status.state == "running", status.transportState.map({ $0.hasPrefix("running") }) ?? true {
                 return DoctorFinding(.controlSocket, .ok, shown)
             }
