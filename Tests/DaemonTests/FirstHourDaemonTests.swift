@@ -100,4 +100,20 @@ struct FirstHourDaemonTests {
         daemon.waitUntilExit()
         #expect(out == "meshnoded \(ProductVersion.current) (mesh protocol 1)\n")
     }
+
+    @Test("peers shows a neighbour in its departure grace as departing, and status says degraded: no neighbours")
+    func departingNeighbour() throws {
+        let line = try LineOfNodes(count: 2)
+        defer { line.stop() }
+        #expect(line.waitUntilLinked())
+        #expect(line.nodes[0].json(StatusReport.self, "status")?.health == "ok")
+        // SIGSTOP: the link times out (1 s) and the neighbour is kept for its grace.
+        #expect(line.nodes[1].process.suspend())
+        #expect(eventually { line.nodes[0].json(PeersReport.self, "peers")?.neighbours.first?.state == "departing" })
+        #expect(line.nodes[0].ctl("peers").out.contains(" departing "))
+        let status = try #require(line.nodes[0].json(StatusReport.self, "status"))
+        #expect(status.health == "degraded" && status.healthReasons == ["no neighbours"])
+        #expect(line.nodes[0].ctl("status").out.hasPrefix("health       degraded: no neighbours\n"))
+        #expect(line.nodes[1].process.resume())
+    }
 }
