@@ -95,4 +95,18 @@ ovNE7yOXYcwusRY10F6yTJcyb4YJVqTGaJp+e43OGLsknxYoPTdBNLAM
         #expect(DaemonStartup.prepare(["--mqtt.ca_file=/nonexistent.pem", "--check-config"], environment: [:])
             == .exit(code: 0, output: "configuration OK\n", error: ""))
     }
+
+    @Test("the unit does not restart on a configuration error: one journal line, not a loop")
+    func unitDoesNotRestartOnConfigErrors() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let unit = try String(contentsOf: root.appendingPathComponent("systemd/meshnoded.service"), encoding: .utf8)
+        let prevented = unit.split(separator: "\n").first { $0.hasPrefix("RestartPreventExitStatus=") }
+            .map { $0.dropFirst("RestartPreventExitStatus=".count).split(separator: " ").compactMap { Int32($0) } } ?? []
+        for code in [MeshnodedExitCode.config, .usage, .identity] {
+            #expect(prevented.contains(code.rawValue), "exit \(code.rawValue) is restarted")
+        }
+        #expect(Self.prepare(["--mqtt.ca_file=/nonexistent.pem"]) == .exit(
+            code: MeshnodedExitCode.config.rawValue, output: "",
+            error: "meshnoded: /nonexistent.pem: [mqtt] ca_file: cannot open: No such file or directory\n"))
+    }
 }
