@@ -21,6 +21,12 @@ extension MeshEngine {
     /// Lookups in flight and messages waiting for keys.
     public var pendingLookups: PendingLookups { lookups }
 
+    /// Takes a message waiting in memory for a key out, so it is never sent (`relayctl cancel`);
+    /// nil when none waits with this ID.
+    public func cancelWaiting(_ messageID: MessageID) -> (target: NodeID, message: PendingLookups.WaitingMessage)? {
+        lookups.cancel(messageID)
+    }
+
     /// True when a direct message to `node` can be sealed now (its key-agreement key is known).
     public func knowsKey(of node: NodeID) -> Bool { agreementKey(of: node) != nil }
 
