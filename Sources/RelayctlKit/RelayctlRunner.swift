@@ -129,10 +129,11 @@ public struct RelayctlRunner: Sendable {
         var refreshing = false
         while let line = try client.nextLine(waitForever: true) {
             guard let event = try? ControlJSON.decode(ControlEventLine.self, from: line).event else {
-                // A reply to the `peers` asked for below, among the events.
-                if !json, refreshing, let peers = try? ControlJSON.decode(ControlReply<PeersReport>.self, from: line) {
+                // The reply to the `peers` asked for below, among the events (names are a nicety:
+                // a reply that does not decode is skipped).
+                if !json, refreshing {
                     refreshing = false
-                    if let known = peers.result { view.learn(known) }
+                    if let known = (try? ControlJSON.decode(ControlReply<PeersReport>.self, from: line))?.result { view.learn(known) }
                     continue
                 }
                 throw .protocolError("event line is not {\"event\": {...}}")
