@@ -61,18 +61,6 @@ public final class ControlClient {
         return line
     }
 
-    /// Sends one request without waiting for its reply (which comes among `watch` events and is
-    /// told apart by having no `event` key).
-    public func post(_ request: ControlRequest) throws(ControlClientError) {
-        var request = request
-        if request.id == nil {
-            request.id = .number(nextID)
-            nextID += 1
-        }
-        let failure = write(ControlJSON.line(request))
-        if failure != 0 { throw .io(String(cString: strerror(failure))) }
-    }
-
     /// Sends one request and decodes the reply with the result type `Result`.
     public func request<Result: Codable & Sendable>(
         _ request: ControlRequest, as _: Result.Type

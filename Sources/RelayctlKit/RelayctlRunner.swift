@@ -109,7 +109,7 @@ public struct RelayctlRunner: Sendable {
         case .status: return try ask(client, ControlRequest(.status), StatusReport.self, json, formatter.status)
         case .id: return try ask(client, ControlRequest(.id), IdentityReport.self, json, formatter.identity)
         case .mailbox: return try ask(client, ControlRequest(.mailbox), MailboxReport.self, json, formatter.mailbox)
-        case .watch: return try watch(client, json: json)
+        case .watch: return try watch(client, socketPath: invocation.socketPath, json: json)
         case .help, .doctor, .version: return .ok
         }
     }
@@ -132,7 +132,7 @@ public struct RelayctlRunner: Sendable {
         return report
     }
 
-    private func watch(_ client: ControlClient, json: Bool) throws(ControlClientError) -> RelayctlExitCode {
+    private func watch(_ client: ControlClient, socketPath: String, json: Bool) throws(ControlClientError) -> RelayctlExitCode {
         var view = WatchView()
         if !json {
             // What the node knows first, so that events show names and the peer of a link.
@@ -145,15 +145,8 @@ public struct RelayctlRunner: Sendable {
         }
         let reply = try client.request(ControlRequest(.watch), as: WatchReport.self)
         guard reply.ok else { return refused(reply.error) }
-        var refreshing = false
         while let line = try client.nextLine(waitForever: true) {
             guard let event = try? ControlJSON.decode(ControlEventLine.self, from: line).event else {
-                // A reply to the `peers` asked for below, among the events.
-                if !json, refreshing, let peers = try? ControlJSON.decode(ControlReply<PeersReport>.self, from: line) {
-                    refreshing = false
-                    if let known = peers.result { view.learn(known) }
-                    continue
-                }
                 throw .protocolError("event line is not {\"event\": {...}}")
             }
             if json {
@@ -164,18 +157,22 @@ public struct RelayctlRunner: Sendable {
             switch event {
             case .message(_, let from, _, _, _, _) where view.names[from] == nil && from != view.me:
                 // A node first heard now: its name, if its profile came, for the next lines (once per node).
-                guard !refreshing, view.askedAbout.insert(from).inserted else { break }
-                refreshing = true
-                try client.post(ControlRequest(.peers))
+                if view.askedAbout.insert(from).inserted { refreshNames(&view, socketPath: socketPath) }
             case .linkUp, .neighbourJoined:
-                // Which neighbour a new link leads to, and its name: one `peers` at a time.
-                guard !refreshing else { break }
-                refreshing = true
-                try client.post(ControlRequest(.peers))
+                // Which neighbour a new link leads to, and its name.
+                refreshNames(&view, socketPath: socketPath)
             default: break
             }
         }
         return .ok
+    }
+
+    /// Asks `peers` on a connection of its own (the watching one only carries events), waiting at
+    /// most 2 s; names are a nicety, so a failure changes nothing.
+    private func refreshNames(_ view: inout WatchView, socketPath: String) {
+        guard let client = try? ControlClient(socketPath: socketPath, timeout: .seconds(2)) else { return }
+        defer { client.close() }
+        if let peers = try? client.request(ControlRequest(.peers), as: PeersReport.self).result { view.learn(peers) }
     }
 
     func refused(_ error: ControlErrorBody?) -> RelayctlExitCode {
