@@ -44,7 +44,7 @@ extension MailboxStore {
     /// the write-ahead log folded back and truncated, its text leaves the database file and the log
     /// (`secure_delete` overwrites the freed cell). Returns the entry, nil when none waits with this ID.
     public func cancelWaiting(_ messageID: MessageID) -> KeyWaitEntry? {
-        guard let entry = keyWait.remove(messageID) else { return nil }
+        guard let entry = keyWait.cancel(messageID) else { return nil }
         forgetWaiting(messageID)
         if flush() { try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
         return entry

@@ -35,12 +35,12 @@ extension RelayctlRunner {
         _ sent: SendReport, to node: String, detach: Bool, client: ControlClient, json: Bool
     ) throws(ControlClientError) -> RelayctlExitCode {
         let short = String(node.prefix(8))
-        let where_ = sent.heldForKey == true
+        let keptWhere = sent.heldForKey == true
             ? "kept in the mailbox database until the key is known (at most the mailbox retention)"
             : "kept in memory for the key lookup"
         if !json { out(sent.messageID + "\n") }
         if detach {
-            if !json { err("relayctl: \(short)'s key is not known; the message waits for it, \(where_); relayctl cancel \(sent.messageID.prefix(8)) cancels it\n") }
+            if !json { err("relayctl: \(short)'s key is not known; the message waits for it, \(keptWhere); relayctl cancel \(sent.messageID.prefix(8)) cancels it\n") }
             if json { out(String(decoding: ControlJSON.line(sent), as: UTF8.self)) }
             return .ok
         }

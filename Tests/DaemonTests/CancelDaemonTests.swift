@@ -57,6 +57,8 @@ struct CancelDaemonTests {
         #expect(dropped.status == 0 && dropped.out.hasPrefix("cancelled \(id)"), "\(dropped.err)")
         #expect(Self.waiting(a) == [])
         #expect(a.ctl("cancel", id).status == 65, "nothing left to cancel")
+        let counters = a.json(StatsReport.self, "stats")?.counters
+        #expect((mailbox ? counters?["outbox"]?["cancelled"] : counters?["lookup"]?["messages_cancelled"]) == 1)
         let database = ["mailbox.db", "mailbox.db-wal"].reduce(into: Data()) { all, name in
             all += FileManager.default.contents(atPath: a.folder.appendingPathComponent(name).path) ?? Data()
         }

@@ -30,6 +30,7 @@ struct MailboxPrivacyTests {
         let cancelled = try #require(store.cancelWaiting(message(1)))
         #expect(cancelled.target == node(0xc1) && cancelled.size == secret.utf8.count)
         #expect(store.cancelWaiting(message(1)) == nil, "a second cancel finds nothing")
+        #expect(store.keyWait.counters.cancelled == 1 && store.keyWait.counters.sent == 0)
         #expect(store.keyWait.waiting(for: node(0xc1)).map(\.messageID) == [message(2)])
         #expect(onDisk(path).range(of: Data(secret.utf8)) == nil, "the cancelled text is still in the file or the log")
         #expect(onDisk(path).range(of: Data("keep me".utf8)) != nil)
