@@ -7,7 +7,7 @@
 #   scripts/first-hour.sh --check   run it and compare with the document (scripts/test.sh runs this)
 #
 # The comparison ignores what differs from run to run and machine to machine, and only that:
-# node and message IDs, times, ages and uptimes, sizes, ports, process IDs, user names, and the
+# node and message IDs, times, ages and uptimes, sizes, ports, link numbers, process IDs, user names, and the
 # doctor lines about this machine's clock and disk (and the summary and exit status 75 they change). Everything else must
 # be byte for byte what the programs print now. MESHNODE_BIN picks the binaries (default: swift
 # build --show-bin-path).
@@ -111,7 +111,7 @@ mask() {
         -e 's/\b[0-9]{2}:[0-9]{2}:[0-9]{2}\b/<TIME>/g' \
         -e 's/\b[0-9]+(d|h|m|s)( [0-9]+(h|m|s))?\b/<AGE>/g' \
         -e 's/\b[0-9]+(\.[0-9])? (B|KiB|MiB|GiB|TiB)\b/<SIZE>/g' \
-        -e 's/127\.0\.0\.1:[0-9]+/127.0.0.1:<PORT>/g' -e 's/pid [0-9]+/pid <PID>/g' -e 's/(user|owner) [a-z_][a-z0-9_-]*/\1 <USER>/g' \
+        -e 's/127\.0\.0\.1:[0-9]+/127.0.0.1:<PORT>/g' -e 's/#[0-9]+ /#<LINK> /g' -e 's/pid [0-9]+/pid <PID>/g' -e 's/(user|owner) [a-z_][a-z0-9_-]*/\1 <USER>/g' \
         -e 's/ +$//' \
         | awk '
             /^ *(OK|WARN|FAIL|SKIP) +(clock|mesh-clock|disk-space) / { skip = 1; next }
