@@ -9,7 +9,7 @@
 #   sudo make uninstall             remove what install put in place (keeps config, state, user)
 #   make verify-unit                stage an install, then systemd-analyze verify and security on it
 #   make deb                        make build, then build meshnoded_VERSION_ARCH.deb from its
-#                                   binaries (VERSION= overrides DaemonVersion.swift's) in .build/deb,
+#                                   binaries (VERSION= overrides ProductVersion.swift's) in .build/deb,
 #                                   refuse a binary with a RUNPATH other than $ORIGIN, then run
 #                                   lintian on it (packaging/deb/, docs/OPERATIONS.md)
 
@@ -41,8 +41,8 @@ STRIP      ?= -s
 BUILDDIR   := $(SCRATCH)/release
 STAGE      := $(abspath $(SCRATCH))/stage
 SERVICE_USER := meshnode
-# The package version: DaemonVersion.swift's unless given (make deb VERSION=0.1.0+test1).
-VERSION    ?= $(shell sed -n 's/.*current = "\(.*\)".*/\1/p' Sources/MeshService/Runtime/DaemonVersion.swift)
+# The package version: ProductVersion.swift's unless given (make deb VERSION=0.1.0+test1).
+VERSION    ?= $(shell sed -n 's/.*current = "\(.*\)".*/\1/p' Sources/ControlProtocol/ProductVersion.swift)
 DEBDIR     ?= .build/deb
 
 .PHONY: build install uninstall verify-unit deb print-version clean

@@ -2,7 +2,7 @@
 # Builds meshnoded_VERSION_ARCH.deb from the release binaries with Debian's own tools
 # (dpkg-shlibdeps, dpkg-deb) and plain maintainer scripts, then runs lintian on it.
 # Called by `make deb`; usage: packaging/deb/build-deb.sh VERSION SCRATCH OUTDIR
-#   VERSION  package version (make deb takes DaemonVersion.swift's unless VERSION= is given)
+#   VERSION  package version (make deb takes ProductVersion.swift's unless VERSION= is given)
 #   SCRATCH  the scratch path of `make build` (binaries in SCRATCH/release; make deb builds them first)
 #   OUTDIR   where the tree, the .deb and lintian.txt go
 # The file layout comes from `make install` with Debian's paths; what only the package needs
