@@ -9,12 +9,6 @@ import MeshProtocol
 /// "P is linked to T" only when T said so, and uses it only to skip T. Every other route
 /// entry is the word of whoever relayed before, so it teaches nothing.
 ///
-/// A copy with one hop (route `[origin, N]`) claims nothing either: its predecessor is the origin,
-/// and that is exactly the route a gateway hands on for a copy it took from an MQTT broker
-/// (docs/PROTOCOL.md F5, re-basing: the origin counts as the sender). Such a link exists only while
-/// the bridge is up, and skipping the gateway on its word would leave it without the island's own
-/// messages while the broker is away. Only routes of three or more entries teach a claim.
-///
 /// Bounded: at most `capacity` claimants (the least recently heard go first) and `perClaimant`
 /// claimed links each (the least recently claimed go first); a claim not renewed within
 /// `lifetime` is forgotten, so a mesh that moves is relearned. Claimants are the neighbours
@@ -45,10 +39,9 @@ public struct LinkClaims: Sendable {
 
     /// Records what a copy handed over by `neighbour` claims: that the route entry before the
     /// neighbour's own (the last) handed it the copy. Routes of one entry (the origin's own
-    /// send), of two (the predecessor is the origin, which a bridged copy names too) and routes
-    /// that do not end with the neighbour claim nothing.
+    /// send) and routes that do not end with the neighbour claim nothing.
     public mutating func learn(route: [NodeID], from neighbour: NodeID, now: Duration) {
-        guard route.count >= 3, route[route.count - 1] == neighbour else { return }
+        guard route.count >= 2, route[route.count - 1] == neighbour else { return }
         let predecessor = route[route.count - 2]
         guard predecessor != neighbour else { return }
         record(neighbour, linkedTo: predecessor, now: now)

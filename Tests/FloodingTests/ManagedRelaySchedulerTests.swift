@@ -119,20 +119,6 @@ struct ManagedRelaySchedulerTests {
         #expect(due.map(\.plan.targets) == [[t1, t2, t4]])
     }
 
-    @Test("A copy with one hop claims no link: a gateway hands on a bridged copy with the same route")
-    func oneHopCopiesClaimNothing() {
-        var managed = scheduler()
-        // t1 relays the sender's own message with route [sender, t1]: over a radio link or, as a gateway,
-        // re-based from a broker (PROTOCOL.md F5). Either way it is no evidence we may skip t1 on.
-        managed.observe(Envelope(kind: .message, messageID: messageID(9), origin: sender, hops: 1, route: [sender, t1],
-                                 timestamp: 0), from: t1, now: .zero)
-        #expect(!managed.claims.claims(t1, linkedTo: sender, now: .zero))
-        managed.schedule(plan(hops: 0), neighbours: 6, now: .seconds(1))
-        #expect(managed.counters.targetsPruned == 0)
-        let due = managed.due(now: .seconds(2))
-        #expect(due.map(\.plan.targets) == [[t1, t2, t3, t4]])
-    }
-
     @Test("A claim is forgotten after its lifetime")
     func claimsExpire() {
         var claims = LinkClaims(capacity: 4, perClaimant: 2, lifetime: .seconds(10))
@@ -148,12 +134,12 @@ struct ManagedRelaySchedulerTests {
         var claims = LinkClaims(capacity: 2, perClaimant: perClaimant, lifetime: .seconds(100))
         let predecessors = [t2, t3, t4, sender]
         for (index, node) in predecessors.enumerated() {
-            claims.learn(route: [origin, node, t1], from: t1, now: .seconds(Int64(index)))
+            claims.learn(route: [node, t1], from: t1, now: .seconds(Int64(index)))
         }
         let kept = predecessors.filter { claims.claims(t1, linkedTo: $0, now: .seconds(5)) }
         #expect(kept == Array(predecessors.suffix(perClaimant)))
-        claims.learn(route: [origin, t1, t2], from: t2, now: .seconds(6))
-        claims.learn(route: [origin, t1, t3], from: t3, now: .seconds(7))
+        claims.learn(route: [t1, t2], from: t2, now: .seconds(6))
+        claims.learn(route: [t1, t3], from: t3, now: .seconds(7))
         #expect(claims.count == 2)
         #expect(!claims.claims(t1, linkedTo: sender, now: .seconds(7)), "the least recently heard claimant went first")
     }
