@@ -84,6 +84,8 @@ public struct EngineConfiguration: Sendable {
     public var claimWindow: Duration = .milliseconds(80)
     /// Key lookup: answer delay, budgets, timeout (docs/PROTOCOL.md Part H).
     public var lookup = KeyLookupLimits()
+    /// The link acknowledgement and credit (docs/PROTOCOL.md D12).
+    public var linkDelivery = LinkDeliveryLimits()
 
     /// Creates a configuration with the documented defaults.
     public init(
