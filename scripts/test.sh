@@ -4,7 +4,8 @@
 # (scripts/test-vm.sh), runs meshnoded.service under systemd in a VM
 # (scripts/test-systemd.sh), the 2-minute soak, the mailbox over real daemons
 # (scripts/mailbox-daemons.sh), forged UDP closes over raw sockets
-# (scripts/forged-closes.sh, as root), then every unit, simulator and process test.
+# (scripts/forged-closes.sh, as root). Every unit, simulator and process test runs first, right
+# after the build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/install-deps.sh
@@ -18,6 +19,12 @@ echo "== build meshflood and mqttflood (the Benchmarks package; the soak, the se
 swift build --package-path Benchmarks --product meshflood -Xswiftc -warnings-as-errors
 swift build --package-path Benchmarks --product mqttflood -Xswiftc -warnings-as-errors
 export MESHTOOLS_BIN="$(swift build --package-path Benchmarks --show-bin-path)"
+echo "== tests (unit, simulator and process tests first: a broken build fails in minutes, not after the VMs)"
+set +e
+swift test --skip-build 2>&1 | tee .build/test-output.txt
+status=${PIPESTATUS[0]}
+set -e
+[ "$status" -eq 0 ] || { echo "unit tests failed (exit $status); the VM and daemon scenarios were not run" >&2; exit "$status"; }
 echo "== bash completion of relayctl"
 bash scripts/test-completion.sh
 echo "== BlueZ: meshnoded on the real bluetoothd with emulated radios (VM)"
@@ -41,9 +48,8 @@ else
 fi
 echo "== MQTT bridge: a real mosquitto, two islands, two gateways, a 10 s broker outage, a hostile publisher"
 MESHNODE_BIN="$(swift build --show-bin-path)" MESHTOOLS_BIN="$MESHTOOLS_BIN" bash scripts/test-mqtt.sh --out .build/mqtt-results.json
-echo "== tests"
-set +e
-swift test --skip-build 2>&1 | tee .build/test-output.txt
-status=${PIPESTATUS[0]}
-set -e
-exit "$status"
+echo "== done: the unit tests passed first, then every scenario above"
+# The closing line CI reads: the counts of the unit test run (Swift Testing and XCTest) from the start.
+swift_testing=$(sed -n 's/.*Test run with \([0-9]*\) tests.* passed.*/\1/p' .build/test-output.txt | tail -n 1)
+xctest=$(sed -n 's/.*Executed \([0-9]*\) tests, with 0 failures.*/\1/p' .build/test-output.txt | tail -n 1)
+echo "tests: $(( ${swift_testing:-0} + ${xctest:-0} )) passed, 0 failed"
