@@ -88,8 +88,6 @@ if [ ! -e "$target/.meshnode-ready" ]; then
   dpkg-deb --fsys-tarfile "$build"/tmp/swiftlang_*_arm64.deb | tar -x -C "$target" --wildcards \
     './usr/libexec/swift/lib/swift/*' './usr/libexec/swift/lib/swift_static/*' './usr/libexec/swift/lib/clang/*'
   rm -f "$build"/tmp/swiftlang_*_arm64.deb
-  # The driver looks for the static link arguments next to the dynamic resources.
-  ln -sf ../../swift_static/linux/static-stdlib-args.lnk "$target/usr/libexec/swift/lib/swift/linux/static-stdlib-args.lnk"
   printf '{ "DisplayName": "Debian 13 arm64", "Version": "13" }\n' > "$target/SDKSettings.json"
   touch "$target/.meshnode-ready"
 fi
@@ -110,11 +108,12 @@ in_build() { chroot "$build" env -i PATH=/usr/bin:/bin HOME=/root LANG=C.UTF-8 "
 # swift build's pkg-config reads the arm64 .pc files first and prefixes their paths with the sysroot.
 cross=(env PKG_CONFIG_SYSROOT_DIR=/sysroot PKG_CONFIG_PATH=/sysroot/usr/lib/aarch64-linux-gnu/pkgconfig:/sysroot/usr/share/pkgconfig
   swift build --scratch-path .build-arm64 --triple aarch64-unknown-linux-gnu --sdk /sysroot
-  -Xswiftc -sdk -Xswiftc /sysroot -Xswiftc -resource-dir -Xswiftc /sysroot/usr/libexec/swift/lib/swift)
+  -Xswiftc -sdk -Xswiftc /sysroot)
 # The release flags of the Makefile's SWIFTFLAGS (lld, packed relative relocations, no exported
-# symbols, full RELRO) with the Swift runtime linked in.
-release=(-c release --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
-  -Xlinker --no-export-dynamic -Xlinker -z -Xlinker now)
+# symbols, full RELRO) with the Swift runtime linked in. The resource directory is the static one:
+# given the shared one, the driver links the runtime's .so files despite --static-swift-stdlib.
+release=(-c release --static-swift-stdlib -Xswiftc -resource-dir -Xswiftc /sysroot/usr/libexec/swift/lib/swift_static
+  -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic -Xlinker -z -Xlinker now)
 in_build swift --version 2>&1 | head -n 1
 for product in meshnoded relayctl; do
   step "swift build $product (aarch64, release)"
@@ -140,7 +139,8 @@ fi
 # 5. Optionally, the unit tests under emulation (debug build; the test bundle loads the Swift runtime).
 if [ -n "$tests" ]; then
   step "swift build --build-tests (aarch64, debug)"
-  in_build sh -c 'cd /src && "$@"' build "${cross[@]}" --build-tests 2>&1 | grep -v 'Could not read SDKSettings.json'
+  in_build sh -c 'cd /src && "$@"' build "${cross[@]}" -Xswiftc -resource-dir -Xswiftc /sysroot/usr/libexec/swift/lib/swift \
+    --build-tests 2>&1 | grep -v 'Could not read SDKSettings.json'
   step "Swift Testing suites matching '$tests' under qemu-aarch64-static"
   env LD_LIBRARY_PATH=/usr/libexec/swift/lib/swift/linux qemu-aarch64-static -L "$target" \
     .build-arm64/aarch64-unknown-linux-gnu/debug/MeshNodePackageTests.xctest --testing-library swift-testing --filter "$tests"

@@ -4,7 +4,8 @@
 # (scripts/test-vm.sh), runs meshnoded.service under systemd in a VM
 # (scripts/test-systemd.sh), the 2-minute soak, the mailbox over real daemons
 # (scripts/mailbox-daemons.sh), forged UDP closes over raw sockets
-# (scripts/forged-closes.sh, as root), then every unit, simulator and process test.
+# (scripts/forged-closes.sh, as root), the arm64 build with Debian 13's Swift and a mixed
+# amd64/arm64 demo under qemu (scripts/build-arm64.sh, as root), then every unit, simulator and process test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/install-deps.sh
@@ -41,6 +42,18 @@ else
 fi
 echo "== MQTT bridge: a real mosquitto, two islands, two gateways, a 10 s broker outage, a hostile publisher"
 MESHNODE_BIN="$(swift build --show-bin-path)" MESHTOOLS_BIN="$MESHTOOLS_BIN" bash scripts/test-mqtt.sh --out .build/mqtt-results.json
+echo "== arm64: cross-built with Debian 13's Swift 6.0.3, then the five-node demo with B and D arm64 under qemu-aarch64-static"
+# A fresh cache every run (nothing carried between CI runs): the Debian 13 roots, the release build
+# of both binaries, the .deb with lintian, then D receives and E does not, as on amd64.
+if [ "$(id -u)" -eq 0 ]; then
+  arm64_cache=$(mktemp -d /var/tmp/meshnode-arm64-ci.XXXXXX)
+  MESHNODE_ARM64_CACHE="$arm64_cache" bash scripts/build-arm64.sh --out .build/deb-arm64
+  MESHNODE_ARM64_BIN=.build-arm64/aarch64-unknown-linux-gnu/release MESHNODE_ARM64_ROOT="$arm64_cache/arm64" \
+    MESHNODE_ARM64_NODES="B D" bash scripts/run-local-mesh.sh
+  rm -rf "$arm64_cache"
+else
+  echo "skipped: debootstrap and chroot need root"
+fi
 echo "== tests"
 set +e
 swift test --skip-build 2>&1 | tee .build/test-output.txt
