@@ -2,8 +2,10 @@
 # Builds arm64 meshnoded and relayctl from Debian packages alone, and meshnoded_VERSION_arm64.deb for
 # Debian 13 (trixie) / Raspberry Pi OS based on it (docs/OPERATIONS.md, "Installing on a Raspberry Pi").
 #
-#   scripts/build-arm64.sh [--no-deb] [--tests FILTER] [--out DIR]
+#   scripts/build-arm64.sh [--no-deb] [--debug] [--tests FILTER] [--out DIR]
 #     --no-deb        build the two binaries only
+#     --debug         build the two binaries in debug (about half the compile time of release; they load
+#                     the Swift runtime of libswiftlang from the arm64 root), no package: CI's check
 #     --tests FILTER  also cross-build the test bundle (debug) and run the Swift Testing suites whose
 #                     names match FILTER (a regular expression) under qemu-aarch64-static
 #     --out DIR       where the package, its listing and lintian.txt go (default .build/deb-arm64)
@@ -18,14 +20,15 @@
 #           qemu-aarch64-static loads the arm64 binaries from (scripts/run-local-mesh.sh)
 # The binaries link the Swift runtime statically, as `make build` does on amd64: the package needs
 # no Swift on the Pi, only the C libraries its Depends line names.
-# Binaries: .build-arm64/aarch64-unknown-linux-gnu/release/{meshnoded,relayctl}.
+# Binaries: .build-arm64/aarch64-unknown-linux-gnu/{release,debug}/{meshnoded,relayctl}.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
-out=.build/deb-arm64 deb=1 tests=
+out=.build/deb-arm64 deb=1 tests= mode=release
 while [ $# -gt 0 ]; do
   case $1 in
     --no-deb) deb= ;;
+    --debug) deb= mode=debug ;;
     --tests) tests=$2; shift ;;
     --out) out=$2; shift ;;
     *) echo "usage: $0 [--no-deb] [--tests FILTER] [--out DIR]" >&2; exit 2 ;;
@@ -41,7 +44,7 @@ start=$(date +%s)
 step() { echo "== arm64 [$(( $(date +%s) - start )) s]: $*"; }
 
 # What the cross build compiles and links against, and what the arm64 binaries load at run time.
-target_packages=libc6-dev,libstdc++-14-dev,libgcc-14-dev,libdbus-1-dev,libssl-dev,libsystemd-dev,libsqlite3-dev,libmosquitto-dev
+target_packages=libswiftlang,libc6-dev,libstdc++-14-dev,libgcc-14-dev,libdbus-1-dev,libssl-dev,libsystemd-dev,libsqlite3-dev,libmosquitto-dev
 # The arm64 run-time libraries dpkg-shlibdeps reads (their shlibs and symbols files) for Depends.
 shlib_packages="libc6:arm64 libstdc++6:arm64 libgcc-s1:arm64 libdbus-1-3:arm64 libssl3t64:arm64 libsystemd0:arm64
   libsqlite3-0:arm64 libmosquitto1:arm64"
@@ -114,15 +117,18 @@ cross=(env PKG_CONFIG_SYSROOT_DIR=/sysroot PKG_CONFIG_PATH=/sysroot/usr/lib/aarc
 # given the shared one, the driver links the runtime's .so files despite --static-swift-stdlib.
 release=(-c release --static-swift-stdlib -Xswiftc -resource-dir -Xswiftc /sysroot/usr/libexec/swift/lib/swift_static
   -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic -Xlinker -z -Xlinker now)
+# Debug: the shared runtime (libswiftlang in the arm64 root, found through LD_LIBRARY_PATH under qemu).
+debug=(-Xswiftc -resource-dir -Xswiftc /sysroot/usr/libexec/swift/lib/swift)
+if [ "$mode" = release ]; then flags=("${release[@]}"); else flags=("${debug[@]}"); fi
 in_build swift --version 2>&1 | head -n 1
 for product in meshnoded relayctl; do
-  step "swift build $product (aarch64, release)"
-  in_build sh -c 'cd /src && "$@"' build "${cross[@]}" "${release[@]}" --product "$product" 2>&1 \
+  step "swift build $product (aarch64, $mode)"
+  in_build sh -c 'cd /src && "$@"' build "${cross[@]}" "${flags[@]}" --product "$product" 2>&1 \
     | grep -v 'Could not read SDKSettings.json'
 done
-bin=.build-arm64/aarch64-unknown-linux-gnu/release
+bin=.build-arm64/aarch64-unknown-linux-gnu/$mode
 file "$bin/meshnoded" "$bin/relayctl"
-qemu-aarch64-static -L "$target" "$bin/meshnoded" --version
+LD_LIBRARY_PATH=/usr/libexec/swift/lib/swift/linux qemu-aarch64-static -L "$target" "$bin/meshnoded" --version
 
 # 4. The package, made by the same script as the amd64 one, with Debian 13's dpkg-shlibdeps and lintian.
 if [ -n "$deb" ]; then
@@ -139,8 +145,7 @@ fi
 # 5. Optionally, the unit tests under emulation (debug build; the test bundle loads the Swift runtime).
 if [ -n "$tests" ]; then
   step "swift build --build-tests (aarch64, debug)"
-  in_build sh -c 'cd /src && "$@"' build "${cross[@]}" -Xswiftc -resource-dir -Xswiftc /sysroot/usr/libexec/swift/lib/swift \
-    --build-tests 2>&1 | grep -v 'Could not read SDKSettings.json'
+  in_build sh -c 'cd /src && "$@"' build "${cross[@]}" "${debug[@]}" --build-tests 2>&1 | grep -v 'Could not read SDKSettings.json'
   step "Swift Testing suites matching '$tests' under qemu-aarch64-static"
   env LD_LIBRARY_PATH=/usr/libexec/swift/lib/swift/linux qemu-aarch64-static -L "$target" \
     .build-arm64/aarch64-unknown-linux-gnu/debug/MeshNodePackageTests.xctest --testing-library swift-testing --filter "$tests"

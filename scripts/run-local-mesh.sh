@@ -39,7 +39,8 @@ fi
 # The command that runs program $2 (meshnoded or relayctl) for node $1: arm64 under emulation, or the host's.
 runner() {
   if [ -n "${MESHNODE_ARM64_BIN:-}" ] && [[ $arm64_nodes == *" ${names[$1]} "* ]]; then
-    echo qemu-aarch64-static -L "$MESHNODE_ARM64_ROOT" "$MESHNODE_ARM64_BIN/$2"
+    # LD_LIBRARY_PATH: a debug build loads the Swift runtime from the root (release links it in).
+    echo env LD_LIBRARY_PATH=/usr/libexec/swift/lib/swift/linux qemu-aarch64-static -L "$MESHNODE_ARM64_ROOT" "$MESHNODE_ARM64_BIN/$2"
   else
     echo "$bin/$2"
   fi
@@ -53,7 +54,7 @@ for i in 0 1 2 3 4; do
   args=(--transport udp --udp-port $((base + i)) --state-directory "$dir" --runtime-directory "$dir"
         --name "node-${names[$i]}" --control-group "$(id -gn)")
   [ "$i" -gt 0 ] && args+=(--neighbours "127.0.0.1:$((base + i - 1))")
-  if [[ "$(runner "$i" meshnoded)" == qemu* ]]; then echo "  ${names[$i]}: arm64 (qemu-aarch64-static)"; else echo "  ${names[$i]}: $(uname -m)"; fi
+  if [[ "$(runner "$i" meshnoded)" == *qemu-aarch64-static* ]]; then echo "  ${names[$i]}: arm64 (qemu-aarch64-static)"; else echo "  ${names[$i]}: $(uname -m)"; fi
   $(runner "$i" meshnoded) "${args[@]}" >"$dir/meshnoded.log" 2>&1 &
   pids+=($!)
 done
