@@ -64,7 +64,7 @@ want=(1 2 2 2 1)
 for attempt in $(seq 1 "$attempts"); do
   ready=0
   for i in 0 1 2 3 4; do
-    count=$(ctl "$i" --json status 2>/dev/null | sed -n 's/.*"neighbourCount" *: *\([0-9]*\).*/\1/p')
+    count=$(ctl "$i" --json status 2>/dev/null | sed -n 's/.*"neighbourCount" *: *\([0-9]*\).*/\1/p' || true)  # a node still starting has no socket yet
     [ "${count:-0}" -ge "${want[$i]}" ] && ready=$((ready + 1))
   done
   [ "$ready" -eq 5 ] && break
