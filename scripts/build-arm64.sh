@@ -10,8 +10,8 @@
 #                     names match FILTER (a regular expression) under qemu-aarch64-static
 #     --out DIR       where the package, its listing and lintian.txt go (default .build/deb-arm64)
 #
-# Runs as root on Debian 12 or 13 (amd64) and changes nothing of the host but two apt packages
-# (debootstrap, qemu-user-static). Everything else lives under MESHNODE_ARM64_CACHE
+# Runs as root on Debian 12 or 13 (amd64) and changes nothing of the host but three apt packages
+# (debootstrap, qemu-user-static, file). Everything else lives under MESHNODE_ARM64_CACHE
 # (default /var/cache/meshnode-arm64) and is reused by the next run:
 #   build/  a Debian 13 amd64 root with Debian's Swift 6.0.3 (swiftlang), in which the cross build runs
 #           (that compiler needs Debian 13's glibc, so it runs chrooted, never on the host)
@@ -50,7 +50,7 @@ shlib_packages="libc6:arm64 libstdc++6:arm64 libgcc-s1:arm64 libdbus-1-3:arm64 l
   libsqlite3-0:arm64 libmosquitto1:arm64"
 
 missing=()
-for p in debootstrap qemu-user-static; do
+for p in debootstrap qemu-user-static file; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if [ "${#missing[@]}" -gt 0 ]; then
