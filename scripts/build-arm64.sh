@@ -14,6 +14,7 @@
 # (debootstrap, qemu-user-static, file). Everything else lives under MESHNODE_ARM64_CACHE
 # (default /var/cache/meshnode-arm64) and is reused by the next run:
 #   build/  a Debian 13 amd64 root with Debian's Swift 6.0.3 (swiftlang), in which the cross build runs
+#           (and, once a package is made, dpkg-dev, the aarch64 strip, lintian)
 #           (that compiler needs Debian 13's glibc, so it runs chrooted, never on the host)
 #   arm64/  a Debian 13 arm64 root: the sysroot the cross build compiles and links against
 #           (the -dev packages, the arm64 Swift standard library of swiftlang:arm64), and the root
@@ -69,11 +70,9 @@ if [ ! -e "$build/.meshnode-ready" ]; then
   cp /etc/resolv.conf "$build/etc/resolv.conf"
   chroot "$build" dpkg --add-architecture arm64
   chroot "$build" apt-get update -qq
-  step "installing swiftlang and the packaging tools into the build root"
-  # shellcheck disable=SC2086  # the list is words
+  step "installing swiftlang into the build root"
   chroot "$build" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-    swiftlang libc6-dev make dpkg-dev binutils-aarch64-linux-gnu lintian $shlib_packages >> "$cache/build.log" 2>&1 \
-    || { tail -n 20 "$cache/build.log" >&2; exit 1; }
+    swiftlang libc6-dev >> "$cache/build.log" 2>&1 || { tail -n 20 "$cache/build.log" >&2; exit 1; }
   touch "$build/.meshnode-ready"
 fi
 
@@ -118,7 +117,7 @@ cross=(env PKG_CONFIG_SYSROOT_DIR=/sysroot PKG_CONFIG_PATH=/sysroot/usr/lib/aarc
 release=(-c release --static-swift-stdlib -Xswiftc -resource-dir -Xswiftc /sysroot/usr/libexec/swift/lib/swift_static
   -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic -Xlinker -z -Xlinker now)
 # Debug: the shared runtime (libswiftlang in the arm64 root, found through LD_LIBRARY_PATH under qemu).
-debug=(-Xswiftc -resource-dir -Xswiftc /sysroot/usr/libexec/swift/lib/swift)
+debug=(-Xswiftc -resource-dir -Xswiftc /sysroot/usr/libexec/swift/lib/swift -Xswiftc -use-ld=lld)
 if [ "$mode" = release ]; then flags=("${release[@]}"); else flags=("${debug[@]}"); fi
 in_build swift --version 2>&1 | head -n 1
 for product in meshnoded relayctl; do
@@ -132,6 +131,15 @@ LD_LIBRARY_PATH=/usr/libexec/swift/lib/swift/linux qemu-aarch64-static -L "$targ
 
 # 4. The package, made by the same script as the amd64 one, with Debian 13's dpkg-shlibdeps and lintian.
 if [ -n "$deb" ]; then
+  # The packaging tools only when a package is made (CI's --debug check does without them).
+  if [ ! -e "$build/.meshnode-packaging" ]; then
+    step "installing the packaging tools into the build root"
+    # shellcheck disable=SC2086  # the list is words
+    chroot "$build" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+      make dpkg-dev binutils-aarch64-linux-gnu lintian $shlib_packages >> "$cache/build.log" 2>&1 \
+      || { tail -n 20 "$cache/build.log" >&2; exit 1; }
+    touch "$build/.meshnode-packaging"
+  fi
   step "meshnoded .deb (arm64)"
   version=$(sed -n 's/.*current = "\(.*\)".*/\1/p' Sources/MeshService/Runtime/DaemonVersion.swift)
   epoch=$(git log -1 --format=%ct 2>/dev/null || date +%s)
