@@ -44,7 +44,7 @@ echo "== MQTT bridge: a real mosquitto, two islands, two gateways, a 10 s broker
 MESHNODE_BIN="$(swift build --show-bin-path)" MESHTOOLS_BIN="$MESHTOOLS_BIN" bash scripts/test-mqtt.sh --out .build/mqtt-results.json
 echo "== arm64: cross-built with Debian 13's Swift 6.0.3, then the five-node demo with B and D arm64 under qemu-aarch64-static"
 # A fresh cache every run (nothing carried between CI runs): the two Debian 13 roots, a debug build of
-# both binaries (the release build and the .deb cost about three times as much: `make deb ARCH=arm64`
+# both binaries (the release build costs about two and a half times its compile time: `make deb ARCH=arm64`
 # by hand), then D receives and E does not, as on amd64. MESHNODE_CI_ARM64=0 skips it.
 if [ "${MESHNODE_CI_ARM64:-1}" = 0 ]; then
   echo "skipped: MESHNODE_CI_ARM64=0"
