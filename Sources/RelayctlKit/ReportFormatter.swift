@@ -118,13 +118,18 @@ public struct ReportFormatter: Sendable {
 
     /// The status as aligned `key  value` lines.
     public func status(_ report: StatusReport) -> String {
-        keyValues([
+        // Built in steps: Swift 6.0's type checker gives up on the one-expression form.
+        let transport: String = report.transportState.map { "\(report.transport): \($0)" } ?? report.transport
+        var pairs: [(String, String)] = [
             ("node", "\(report.shortID) (\(report.nodeID))"), ("name", report.name),
-            ("transport", report.transportState.map { "\(report.transport): \($0)" } ?? report.transport),
+            ("transport", transport),
             ("state", report.state), ("uptime", Self.duration(report.uptimeSeconds)),
             ("neighbours", String(report.neighbourCount)), ("known nodes", String(report.knownNodeCount)),
             ("version", report.version),
-        ] + (report.clock.map { [("clock", Self.clock($0))] } ?? []) + (report.bridge.map { [("mqtt", Self.bridge($0))] } ?? []))
+        ]
+        if let clock = report.clock { pairs.append(("clock", Self.clock(clock))) }
+        if let bridge = report.bridge { pairs.append(("mqtt", Self.bridge(bridge))) }
+        return keyValues(pairs)
     }
 
     /// `connected to host:port`, `reconnecting to host:port in 4 s (last error: …)`, with what waits.
