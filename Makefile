@@ -12,6 +12,8 @@
 #                                   binaries (VERSION= overrides ProductVersion.swift's) in .build/deb,
 #                                   refuse a binary with a RUNPATH other than $ORIGIN, then run
 #                                   lintian on it (packaging/deb/, docs/OPERATIONS.md)
+#   make deb ARCH=arm64             as root: arm64 binaries cross-built with Debian 13's Swift and
+#                                   meshnoded_VERSION_arm64.deb in .build/deb-arm64 (scripts/build-arm64.sh)
 
 PREFIX     ?= /usr/local
 BINDIR     ?= $(PREFIX)/bin
@@ -123,8 +125,14 @@ verify-unit:
 	    $(SCRATCH)/verify/meshnoded-metrics.timer
 	systemd-analyze security --offline=yes $(SCRATCH)/verify/meshnoded.service | tail -n 1
 
+ifeq ($(ARCH),arm64)
+# Cross-built in a Debian 13 root with Debian's Swift (scripts/build-arm64.sh; needs root).
+deb:
+	scripts/build-arm64.sh --out $(if $(filter .build/deb,$(DEBDIR)),.build/deb-arm64,$(DEBDIR))
+else
 deb: build
 	packaging/deb/build-deb.sh "$(VERSION)" "$(SCRATCH)" "$(DEBDIR)"
+endif
 
 print-version:
 	@echo $(VERSION)

@@ -5,9 +5,12 @@ Phases: (1) one gateway per island: broadcasts and direct messages cross both wa
 exactly once at every node it is for; (2) a second gateway in island 1: still exactly once; (2b) key
 lookup across the broker: c2 joins island 2 two links behind its gateway and sends nothing, so nobody
 in island 1 has its key; c1 `relayctl send --to` c2: the key is found through the broker and the
-message delivered exactly once (PROTOCOL.md F3, F4, H4); (3) the
+message delivered exactly once (PROTOCOL.md F3, F4, H4); (2c) d1 joins beside b1 as a third gateway of
+island 1; (3) the
 broker killed (SIGKILL) for 10 s and restarted while both islands send: islands deliver locally
-throughout, every direct message sent during the outage arrives exactly once after the reconnect;
+throughout (every node of island 1, three of them gateways, delivers each of 8 broadcasts sent
+meanwhile exactly once before the broker is back), every direct message sent during the outage
+arrives exactly once after the reconnect;
 (4) a hostile publisher on the broker (garbage, oversized, replay, forged signature, a garbage flood
 through mosquitto_pub -l, 1,500 well-formed forged envelopes, 200 forged key answers and 200 key requests
 for random IDs): counted by cause, and the islands' own probes still delivered; (4b) mqttflood
@@ -438,13 +441,36 @@ def main():
         check(relayed_home >= 1, f"the answer came down through a gateway that had published the request ({relayed_home})")
         check(counters["a2"].get("lookup", {}).get("answers_sent", 0) + counters["a2"].get("keyRequest", {}).get("relayed", 0) >= 1,
               "the far gateway answered the request or passed it on")
+        # Phase 2c: d1 joins beside b1 as a third gateway of island 1 (a1 - b1 - c1 and d1 - b1). With
+        # the broker up, d1 has a1's broadcasts from the broker and hands b1 a copy with route [a1, d1],
+        # as a radio neighbour of a1 would; b1 must not take that for a link and skip d1 for a1's
+        # messages once the broker is gone (PROTOCOL.md Part C, "Which copies teach a claim"; F4).
+        ports["d1"] = free_port(socket.SOCK_DGRAM)
+        d1 = Node(args.bin, work, "d1", ports["d1"], [ports["b1"]], flags)
+        d1.start()
+        check(wait_neighbours({d1: 1, nodes["b1"]: 3}, 30), "d1 joined island 1 beside b1")
+        check(wait_for(lambda: bridge_status(d1).get("state") == "connected", 20), "d1 connected")
+        island1_files = {name: files[name] for name in ("a1", "b1", "c1")}
+        island1_files["d1"] = os.path.join(work, "d1.watch")
+        d1_watch = Watch(d1, island1_files["d1"])
+        time.sleep(1)
+        for name, node in (("a1", nodes["a1"]), ("d1", d1), ("c1", nodes["c1"]), ("a1", nodes["a1"])):
+            node.send(f"before the outage from {name}")
+            time.sleep(0.3)
+        time.sleep(1)
+
         # Phase 3: the broker is killed for 10 s while both islands send.
         outage_start = time.time()
         broker.kill()
         time.sleep(1)
         local = []
         outage = []
+        island_outage = []  # (messageID, sender) of broadcasts island 1 sends while the broker is away
+        island_senders = [("a1", nodes["a1"]), ("d1", d1), ("c1", nodes["c1"]), ("b1", nodes["b1"])]
         for i in range(4):
+            for name, node in (island_senders[i], island_senders[(i + 2) % 4]):
+                _, mid = node.send(f"outage broadcast from {name} {i}")
+                island_outage.append((mid, name))
             _, mid = nodes["c1"].send(f"outage direct c1->b2 {i}", to=ids["b2"])
             outage.append((mid, {"b2": 1}, f"outage direct c1->b2 {i}"))
             _, mid = nodes["b2"].send(f"outage direct b2->c1 {i}", to=ids["c1"])
@@ -458,6 +484,20 @@ def main():
               f"gateway a1 shows the outage: {status}")
         check(wait_for(lambda: all(deliveries(files)["b1"].get(m, 0) == 1 for m in local), 5),
               "island 1 delivers locally during the outage")
+
+        def island_complete():
+            got = deliveries(island1_files)
+            return all(got[n].get(mid, 0) >= 1 for mid, src in island_outage for n in island1_files if n != src)
+        wait_for(island_complete, max(1, outage_start + 9.5 - time.time()))
+        got = deliveries(island1_files)
+        missing = [f"{src}'s {mid} {got[n].get(mid, 0)}x at {n}" for mid, src in island_outage
+                   for n in island1_files if n != src and got[n].get(mid, 0) != 1]
+        summary["island_outage_missing"] = missing
+        check(None not in [m for m, _ in island_outage] and not missing,
+              f"with the broker away, every node of island 1 (three gateways) delivered each of its {len(island_outage)} "
+              f"broadcasts exactly once" + (f" ({'; '.join(missing[:6])})" if missing else ""))
+        d1_watch.stop()
+        d1.stop()
         while time.time() < outage_start + 10:
             time.sleep(0.1)
         broker.start()

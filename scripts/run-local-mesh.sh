@@ -3,6 +3,11 @@
 # loopback UDP transport in a temporary folder, sends a message from A with
 # relayctl, shows it arrive at D (three hops) and not at E, prints each node's
 # stats and stops everything cleanly.
+#
+# Mixed architectures (scripts/build-arm64.sh): with MESHNODE_ARM64_BIN (a folder holding arm64
+# meshnoded and relayctl) and MESHNODE_ARM64_ROOT (a Debian 13 arm64 root for their loader), the
+# nodes named in MESHNODE_ARM64_NODES (default "B D") run the arm64 binaries under
+# qemu-aarch64-static, and their relayctl is the arm64 one too; the others run the host build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/install-deps.sh
@@ -24,7 +29,23 @@ cleanup() {
 }
 trap cleanup EXIT
 
-ctl() { local node=$1; shift; "$bin/relayctl" --socket "$work/${names[$node]}/control.sock" "$@"; }
+arm64_nodes=" ${MESHNODE_ARM64_NODES:-B D} "
+attempts=100 settle=0.5
+if [ -n "${MESHNODE_ARM64_BIN:-}" ]; then
+  [ -d "${MESHNODE_ARM64_ROOT:-}" ] || { echo "MESHNODE_ARM64_BIN needs MESHNODE_ARM64_ROOT (an arm64 root)" >&2; exit 2; }
+  command -v qemu-aarch64-static >/dev/null || { echo "qemu-aarch64-static is missing (apt-get install qemu-user-static)" >&2; exit 2; }
+  attempts=400 settle=3   # emulated nodes start, subscribe and answer more slowly
+fi
+# The command that runs program $2 (meshnoded or relayctl) for node $1: arm64 under emulation, or the host's.
+runner() {
+  if [ -n "${MESHNODE_ARM64_BIN:-}" ] && [[ $arm64_nodes == *" ${names[$1]} "* ]]; then
+    # LD_LIBRARY_PATH: a debug build loads the Swift runtime from the root (release links it in).
+    echo env LD_LIBRARY_PATH=/usr/libexec/swift/lib/swift/linux qemu-aarch64-static -L "$MESHNODE_ARM64_ROOT" "$MESHNODE_ARM64_BIN/$2"
+  else
+    echo "$bin/$2"
+  fi
+}
+ctl() { local node=$1; shift; $(runner "$node" relayctl) --socket "$work/${names[$node]}/control.sock" "$@"; }
 
 echo "== starting five nodes in a line in $work (UDP ports $base..$((base + 4)))"
 for i in 0 1 2 3 4; do
@@ -33,16 +54,18 @@ for i in 0 1 2 3 4; do
   args=(--transport udp --udp-port $((base + i)) --state-directory "$dir" --runtime-directory "$dir"
         --name "node-${names[$i]}" --control-group "$(id -gn)")
   [ "$i" -gt 0 ] && args+=(--neighbours "127.0.0.1:$((base + i - 1))")
-  "$bin/meshnoded" "${args[@]}" >"$dir/meshnoded.log" 2>&1 &
+  if [[ "$(runner "$i" meshnoded)" == *qemu-aarch64-static* ]]; then echo "  ${names[$i]}: arm64 (qemu-aarch64-static)"; else echo "  ${names[$i]}: $(uname -m)"; fi
+  $(runner "$i" meshnoded) "${args[@]}" >"$dir/meshnoded.log" 2>&1 &
   pids+=($!)
 done
 
 echo "== waiting for every link to finish its handshake"
 want=(1 2 2 2 1)
-for attempt in $(seq 1 100); do
+for attempt in $(seq 1 "$attempts"); do
   ready=0
   for i in 0 1 2 3 4; do
-    count=$(ctl "$i" --json status 2>/dev/null | sed -n 's/.*"neighbourCount" *: *\([0-9]*\).*/\1/p')
+    # A node whose control socket is not up yet answers nothing: not ready, not an error.
+    count=$(ctl "$i" --json status 2>/dev/null | sed -n 's/.*"neighbourCount" *: *\([0-9]*\).*/\1/p' || true)
     [ "${count:-0}" -ge "${want[$i]}" ] && ready=$((ready + 1))
   done
   [ "$ready" -eq 5 ] && break
@@ -55,12 +78,12 @@ for i in 1 2 3 4; do
   ctl "$i" --json watch >"$work/${names[$i]}/watch.jsonl" 2>/dev/null &
   watchers+=($!)
 done
-sleep 0.5
+sleep "$settle"
 
 echo "== A sends a broadcast"
 id=$(ctl 0 send "hello from A, three hops at most")
 echo "  message ID $id"
-for attempt in $(seq 1 50); do
+for attempt in $(seq 1 "$((attempts / 2))"); do
   grep -q "$id" "$work/D/watch.jsonl" && break
   sleep 0.1
 done

@@ -92,6 +92,12 @@ public struct SeenCache: Sendable {
         return expiry > now
     }
 
+    /// When `id` was inserted, if it is held and has not expired at `now`.
+    public func insertedAt(_ id: MessageID, now: Duration) -> Duration? {
+        guard let expiry = index[Key(id)], expiry > now else { return nil }
+        return expiry - lifetime
+    }
+
     /// Records `id` as seen at `now`; returns false when it was already present.
     @discardableResult
     public mutating func insert(_ id: MessageID, now: Duration) -> Bool {

@@ -31,7 +31,11 @@ public final class MQTTBridge: Sendable {
     private final class Locked: Sendable {
         let mutex: Mutex<Shared>
         init(_ value: sending Shared) { mutex = Mutex(value) }
-        func withLock<Result>(_ body: (inout sending Shared) -> sending Result) -> sending Result { mutex.withLock(body) }
+        // Result is Sendable rather than `sending`: Swift 6.0's region checker rejects handing a
+        // generic `sending` result through (every caller returns plain values).
+        func withLock<Result: Sendable>(_ body: (inout sending Shared) -> Result) -> Result {
+            mutex.withLock { (state) -> Result in body(&state) }
+        }
     }
 
     /// The configuration in force.

@@ -70,7 +70,7 @@ public enum AESGCM {
         let body = output.count
         output.append(contentsOf: repeatElement(0, count: plaintext.count + tagByteCount))
         do throws(CryptoError) {
-            try output.withUnsafeMutableBufferPointer { (buffer) throws(CryptoError) in
+            try output.withMutableBufferPointer { (buffer) throws(CryptoError) in
                 let base = buffer.baseAddress! + body
                 var written: Int32 = 0
                 if !plaintext.isEmpty {
@@ -106,7 +106,7 @@ public enum AESGCM {
         try feedAAD(aad, context: context)
         var plaintext = [UInt8](repeating: 0, count: body.count)
         var written: Int32 = 0
-        let verified = try plaintext.withUnsafeMutableBufferPointer { (output) throws(CryptoError) -> Int32 in
+        let verified = try plaintext.withMutableBufferPointer { (output) throws(CryptoError) -> Int32 in
             if !body.isEmpty {
                 try OpenSSL.check(
                     EVP_DecryptUpdate(context, output.baseAddress!, &written, input.baseAddress! + body.lowerBound, Int32(body.count)),
@@ -148,7 +148,7 @@ public enum AESGCM {
                 "EVP_EncryptUpdate")
         }
         var finalWritten: Int32 = 0
-        try ciphertext.withUnsafeMutableBufferPointer { (buffer) throws(CryptoError) in
+        try ciphertext.withMutableBufferPointer { (buffer) throws(CryptoError) in
             try OpenSSL.check(
                 EVP_EncryptFinal_ex(context, buffer.baseAddress! + Int(written), &finalWritten),
                 "EVP_EncryptFinal_ex")

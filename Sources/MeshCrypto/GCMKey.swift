@@ -56,7 +56,7 @@ final class GCMKey: Sendable {
         try AESGCM.checkSizes(body.count, aad: aad.count)
         return try context.withLock { (slot) throws(CryptoError) -> [UInt8] in
             // The nonce and the tag are read where they lie in the packet, not copied out.
-            try packet.withUnsafeBufferPointer { (bytes) throws(CryptoError) -> [UInt8] in
+            try packet.withBufferPointer { (bytes) throws(CryptoError) -> [UInt8] in
                 let context = try prepared(&slot, nonce: bytes.baseAddress! + start)
                 return try AESGCM.decrypt(bytes, body: body, aad: aad, context: context)
             }

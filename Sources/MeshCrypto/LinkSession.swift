@@ -117,7 +117,7 @@ public struct LinkSession: Sendable {
         let box = Self.headerLength
         let length = box + AESGCM.nonceByteCount + paddedLength + AESGCM.tagByteCount
         let sealer = sealer
-        let packet = try [UInt8](unsafeUninitializedCapacity: length) { (buffer, initialized) throws(CryptoError) in
+        let packet = try [UInt8](uninitializedCapacity: length) { (buffer, initialized) throws(CryptoError) in
             let base = buffer.baseAddress!
             messageID.bytes.withUnsafeBufferPointer { id in base.initialize(from: id.baseAddress!, count: MessageID.byteCount) }
             UnsafeMutableRawPointer(base + MessageID.byteCount).storeBytes(of: counter.bigEndian, as: UInt64.self)
@@ -167,7 +167,7 @@ public struct LinkSession: Sendable {
             UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: MessageID.byteCount, as: UInt64.self))
         }
         // The AAD on the stack, built from the packet's header in place.
-        let padded = try packet.withUnsafeBufferPointer { (bytes) throws(CryptoError) -> [UInt8] in
+        let padded = try packet.withBufferPointer { (bytes) throws(CryptoError) -> [UInt8] in
             try Self.withAAD(kind: kind, header: UnsafeBufferPointer(rebasing: bytes[..<Self.headerLength])) {
                 (aad) throws(CryptoError) -> [UInt8] in
                 do throws(CryptoError) {
@@ -210,7 +210,7 @@ public struct LinkSession: Sendable {
         kind: UInt8, header: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R
     ) throws(E) -> R {
         let count = label.count + 1 + header.count
-        return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { (aad) throws(E) -> R in
+        return try withTemporaryBytes(capacity: count) { (aad) throws(E) -> R in
             let base = aad.baseAddress!
             label.withUnsafeBufferPointer { label in base.initialize(from: label.baseAddress!, count: label.count) }
             base[label.count] = kind
@@ -248,7 +248,7 @@ final class NoncePool: Sendable {
 
     /// The next unused nonce.
     func next() throws(CryptoError) -> [UInt8] {
-        try [UInt8](unsafeUninitializedCapacity: AESGCM.nonceByteCount) { (buffer, initialized) throws(CryptoError) in
+        try [UInt8](uninitializedCapacity: AESGCM.nonceByteCount) { (buffer, initialized) throws(CryptoError) in
             try write(to: buffer.baseAddress!)
             initialized = AESGCM.nonceByteCount
         }

@@ -75,6 +75,13 @@ public struct EngineConfiguration: Sendable {
     /// entries, so it may travel the kind's limit minus this in this island. 0 (the default) gives it
     /// the kind's whole limit here, as if its origin were this gateway's neighbour.
     public var bridgeDownlinkHops: UInt8 = 0
+    /// How long a gateway holds its relay of a copy from the broker before it goes to the radio
+    /// neighbours that did not hand it the message meanwhile (docs/PROTOCOL.md F4). Zero sends at once.
+    public var bridgeRelayHold: Duration = .milliseconds(200)
+    /// How long after this node's first copy of a message a neighbour's duplicate may still teach
+    /// managed flooding that neighbour's link claim (docs/PROTOCOL.md Part C). Shorter than
+    /// ``bridgeRelayHold``, so a gateway's copy from the broker teaches none.
+    public var claimWindow: Duration = .milliseconds(80)
     /// Key lookup: answer delay, budgets, timeout (docs/PROTOCOL.md Part H).
     public var lookup = KeyLookupLimits()
     /// The link acknowledgement and credit (docs/PROTOCOL.md D12).

@@ -24,6 +24,9 @@ public struct KeyLookupCounters: Equatable, Sendable {
     public var requestsOverBudget: UInt64 = 0
     /// Key answers the MQTT bridge delivered for no request this gateway had published (dropped).
     public var bridgedAnswersUnrequested: UInt64 = 0
+    /// Key answers accepted that nobody here asked for: not for a lookup of this node's in flight
+    /// about that target, and for no request this node relayed. Relayed by Part C; nothing kept.
+    public var answersUnrequested: UInt64 = 0
     /// Messages that waited for a key and were sent when it came.
     public var messagesSentAfterLookup: UInt64 = 0
     /// Messages that waited for a key and were dropped when the lookup timed out or the queue was full.

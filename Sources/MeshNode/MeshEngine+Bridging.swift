@@ -21,6 +21,8 @@ extension MeshEngine {
             lookupRequesterCounters.bridgedAnswersUnrequested += 1
             emit(.dropped(envelope.messageID, kind: .keyAnswer, cause: .envelope("no request of this gateway's"), link: Self.bridgeLink))
         case .message, .joinNotice, .keyRequest, .keyAnswer:
+            // Counted as a copy from a neighbour is once it opened and decoded (PROTOCOL.md F4 step 7).
+            kindCounters[envelope.kind].received += 1
             let rebased = rebasedForDownlink(envelope)
             flood(rebased, from: rebased.route.last ?? rebased.origin, on: Self.bridgeLink, now: now, bridged: true)
         case .profile, .heartbeat, .keyExchange:

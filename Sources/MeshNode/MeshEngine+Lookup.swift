@@ -16,6 +16,7 @@ extension MeshEngine {
         merged.messagesDropped = own.messagesDropped
         merged.messagesCancelled = own.messagesCancelled
         merged.bridgedAnswersUnrequested = own.bridgedAnswersUnrequested
+        merged.answersUnrequested = own.answersUnrequested
         return merged
     }
 
@@ -108,21 +109,29 @@ extension MeshEngine {
         return answerPlanner.consider(request, target: body.target, from: source, holder: holder, now: now).relay
     }
 
-    /// Learns from a verified answer (every node it passes: it is a signed profile), cancels our
-    /// own answer to the same request, and ends our lookup when the answer is for us.
+    /// Learns from a verified answer, cancels our own answer to the same request, and ends our
+    /// lookup when the answer is for us. Only the requester waiting for that target keeps the
+    /// profile (docs/PROTOCOL.md H3): anyone can mint identities and answer with their genuine
+    /// profiles, so a relay keeps nothing, and an answer nobody here asked for is only counted.
     func hearKeyAnswer(_ envelope: Envelope, body: KeyAnswerBody, profile: Profile, signed: Envelope, via sender: NodeID, now: Duration) {
         guard let requester = envelope.destination else { return }
-        answerPlanner.heardAnswer(KeyRequestKey(requester: requester, tag: body.tag))
-        signedProfiles.store(signed, of: profile.nodeID)
+        let request = KeyRequestKey(requester: requester, tag: body.tag)
+        answerPlanner.heardAnswer(request)
+        let waiting = requester == nodeID && lookups.lookups[profile.nodeID] != nil
+        if !waiting, requester == nodeID || reversePaths.source(for: request, now: now) == nil {
+            lookupRequesterCounters.answersUnrequested += 1
+        }
+        guard requester == nodeID else { return }
+        kindCounters[.keyAnswer].delivered += 1
+        guard waiting else { return }
         // The answerer's distance, plus one when it is not the target (an estimate).
         let hops = envelope.hops &+ (envelope.origin == profile.nodeID ? 1 : 2)
+        signedProfiles.store(signed, of: profile.nodeID)
         if profiles[profile.nodeID] == nil {
             knownNodes.record(profile.nodeID, entry: KnownNodes.Entry(
                 profile: profile, agreementKey: profile.agreementKey, signingKey: profile.signingKey,
                 hops: knownNodes.entries[profile.nodeID]?.hops ?? hops, lastHeard: now), via: sender)
         }
-        guard requester == nodeID else { return }
-        kindCounters[.keyAnswer].delivered += 1
         guard let lookup = lookups.resolve(profile.nodeID) else { return }
         lookupRequesterCounters.found += 1
         emit(.keyFound(profile, hops: hops))

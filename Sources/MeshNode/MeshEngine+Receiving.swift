@@ -77,7 +77,7 @@ extension MeshEngine {
         let reason = router.precheck(envelope, from: sender, now: now)
         // What a copy whose route fits its sender says about the sender's own link.
         // (The bridge is no link: what comes from it teaches nothing about one, nor about mesh time.)
-        if reason != .badRoute, !bridged { scheduler.observe(envelope, from: sender, now: now) }
+        if reason != .badRoute, !bridged, teachesLinkClaim(envelope, now: now) { scheduler.observe(envelope, from: sender, now: now) }
         if let reason {
             if reason == .looped || reason == .seen { passOwnHeldMessage(envelope, now: now) }
             dropByRule(envelope, reason: reason, from: sender, on: link, now: now)
@@ -156,20 +156,38 @@ extension MeshEngine {
             }
             if uplinks, let copy = router.relayCopy(of: envelope) { uplink(copy, now: now) }
             if withinShare { _ = offerToMailbox(envelope, depositor: sender, now: now) }
-            if let relay { scheduler.schedule(relay, neighbours: readyNeighbourCount(), now: now) }
+            if let relay { scheduleRelay(relay, bridged: bridged, now: now) }
             flushRelays(now: now)
         case .shorterPath(let relay):
             kindCounters[envelope.kind].shorterPath += 1
             // A key request is relayed once per node: what the answer planner decided stands.
-            if let relay, envelope.kind != .keyRequest { scheduler.schedule(relay, neighbours: readyNeighbourCount(), now: now) }
+            if let relay, envelope.kind != .keyRequest { scheduleRelay(relay, bridged: bridged, now: now) }
             flushRelays(now: now)
         }
+    }
+
+    /// True when a copy may teach managed flooding its sender's link claim (PROTOCOL.md Part C,
+    /// "Which copies teach a claim"): a duplicate that came within ``EngineConfiguration/claimWindow``
+    /// of this node's first copy, while the message was still spreading by radio. A gateway hands
+    /// on a copy from the broker only after ``EngineConfiguration/bridgeRelayHold``, later than that,
+    /// so a link that exists only while the broker does is never taken for a radio link.
+    private func teachesLinkClaim(_ envelope: Envelope, now: Duration) -> Bool {
+        guard let first = router.seen.insertedAt(envelope.messageID, now: now) else { return false }
+        return now - first <= configuration.claimWindow
+    }
+
+    /// Hands a relay to the scheduler; a gateway first holds its relay of a broker copy (Part F, F4).
+    private func scheduleRelay(_ relay: RelayPlan, bridged: Bool, now: Duration) {
+        guard let relay = bridged ? bridgeHold.hold(relay, now: now) : relay else { return }
+        scheduler.schedule(relay, neighbours: readyNeighbourCount(), now: now)
     }
 
     private func dropByRule(_ envelope: Envelope, reason: DropReason, from sender: NodeID, on link: LinkID, now: Duration) {
         kindCounters[envelope.kind].countDrop(reason)
         switch reason {
-        case .seen: scheduler.heard(envelope, from: sender, now: now)
+        case .seen:
+            scheduler.heard(envelope, from: sender, now: now)
+            if link != Self.bridgeLink { bridgeHold.heard(envelope, from: sender) }
         // An edited copy costs its sender what a forged signature costs it.
         case .badRoute: budgets.penalize(sender, now: now)
         case .looped, .ttlSpent, .stale: break
@@ -189,6 +207,9 @@ extension MeshEngine {
 
     /// Sends every relay the scheduler says is due.
     func flushRelays(now: Duration) {
+        for relay in bridgeHold.due(now: now) {
+            scheduler.schedule(relay, neighbours: readyNeighbourCount(), now: now)
+        }
         for scheduled in scheduler.due(now: now) {
             let plan = scheduled.plan
             var count = 0

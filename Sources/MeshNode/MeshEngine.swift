@@ -52,6 +52,8 @@ public final class MeshEngine {
     var publishedRequests = PublishedRequests(capacity: 1024, lifetime: .seconds(30))
     /// Signed profiles this node can hand on in key answers.
     var signedProfiles: SignedProfiles
+    /// A gateway's relays of broker copies, held before they go to its radio neighbours (Part F, F4).
+    var bridgeHold: BridgeRelayHold
     /// What the requesting side of key lookup did.
     var lookupRequesterCounters = KeyLookupCounters()
     /// Mesh time learned from the neighbours (docs/PROTOCOL.md Part C, "Mesh time").
@@ -85,6 +87,7 @@ public final class MeshEngine {
         self.answerPlanner = KeyAnswerPlanner(limits: configuration.lookup, seed: lookupSeedSource.next() ^ 0x4B45_594C_4F4F_4B55)
         self.lookups = PendingLookups(limits: configuration.lookup)
         self.signedProfiles = SignedProfiles(capacity: configuration.maxKnownNodes)
+        self.bridgeHold = BridgeRelayHold(hold: configuration.bridgeRelayHold)
         self.router = FloodRouter(
             localNode: identity.nodeID, hopLimits: configuration.hopLimits,
             seen: SeenCache(capacity: configuration.seenCapacity, lifetime: configuration.seenLifetime),
@@ -132,10 +135,16 @@ public final class MeshEngine {
     /// When the relay scheduler next has a relay due, or nil when it holds none. Owners that
     /// tick more coarsely than relays are delayed call ``sendDueRelays(now:)`` at this time.
     public var nextRelayDue: Duration? {
-        switch (scheduler.nextDue, answerPlanner.nextDue) {
-        case (let relay?, let answer?): min(relay, answer)
-        case (let relay, let answer): relay ?? answer
-        }
+        [scheduler.nextDue, answerPlanner.nextDue, bridgeHold.nextDue].compactMap { $0 }.min()
+    }
+
+    /// What a gateway's hold of broker copies did (docs/PROTOCOL.md F4; `relay` group's `bridged_*`).
+    public var bridgeHoldCounters: [String: UInt64] {
+        let counters = bridgeHold.counters
+        return [
+            "bridged_held": counters.bridgedHeld, "bridged_skipped": counters.bridgedSkipped,
+            "bridged_cancelled": counters.bridgedCancelled, "bridged_overflow": counters.bridgedOverflow,
+        ]
     }
 
     /// Sends every relay the scheduler holds and every key answer that is due at `now`, and

@@ -24,8 +24,11 @@ extension Envelope {
 
     /// The length of `encoded()`, computed without encoding.
     public var encodedSize: Int {
-        4 + MessageID.byteCount + NodeID.byteCount + (destination == nil ? 0 : NodeID.byteCount) + 8 + 4
-            + payload.count + 1 + route.count * NodeID.byteCount + (signature?.count ?? 0)
+        // In steps: Swift 6.0's type checker gives up on the one-expression sum.
+        let destinationSize: Int = destination == nil ? 0 : NodeID.byteCount
+        let header: Int = 4 + MessageID.byteCount + NodeID.byteCount + destinationSize + 8 + 4
+        let routeSize: Int = 1 + route.count * NodeID.byteCount
+        return header + payload.count + routeSize + (signature?.count ?? 0)
     }
 
     /// The bytes an origin signs: every field a relay may not change, hops and route excluded.

@@ -18,6 +18,7 @@ public final class MeshSimulator {
         case tick
         case relayWake(node: Int, at: Duration)
         case script((MeshSimulator) -> Void)
+        case bridged(node: Int, bytes: [UInt8])
     }
 
     /// The nodes, by index.
@@ -35,6 +36,15 @@ public final class MeshSimulator {
     public var reconnectDelay: Duration?
     /// Who first handed each node each message, and every hand-back seen (see `MessageTrace`).
     public private(set) var trace = MessageTrace()
+    /// The nodes that are MQTT gateways (docs/PROTOCOL.md Part F): their engines are `bridged`, and
+    /// what one hands the bridge reaches every other one (MQTT 5 No Local) while ``brokerUp``.
+    public let gateways: Set<Int>
+    /// False while the simulated broker is away: what a gateway hands it meanwhile is lost (QoS 0).
+    public var brokerUp = true
+    /// How long the broker takes to hand an envelope on.
+    public var brokerLatency: Duration = .milliseconds(5)
+    /// Envelopes the broker handed to gateways.
+    public private(set) var envelopesBridged = 0
 
     private let configuration: EngineConfiguration
     /// Configurations of single nodes that differ from `configuration` (an older node beside newer ones).
@@ -54,10 +64,11 @@ public final class MeshSimulator {
     public init(
         nodeCount count: Int, seed: UInt64, configuration: EngineConfiguration = EngineConfiguration(),
         tickInterval: Duration = .milliseconds(250), wallClocks: [UInt64] = [],
-        nodeConfigurations: [Int: EngineConfiguration] = [:]
+        nodeConfigurations: [Int: EngineConfiguration] = [:], gateways: Set<Int> = []
     ) throws {
         self.configuration = configuration
         self.nodeConfigurations = nodeConfigurations
+        self.gateways = gateways
         self.wallClocks = (0..<count).map { $0 < wallClocks.count ? wallClocks[$0] : 0 }
         self.tickInterval = tickInterval
         self.random = SplitMix64(seed: seed)
@@ -66,6 +77,7 @@ public final class MeshSimulator {
             let identity = try Self.identity(seed: seed, index: index)
             var config = nodeConfigurations[index] ?? configuration
             config.displayName = "node-\(index)"
+            config.bridged = gateways.contains(index)
             let engine = MeshEngine(
                 identity: identity, configuration: config, wallClockAtZero: self.wallClocks[index],
                 random: SplitMix64(seed: seed &+ UInt64(index) &* 7919))
@@ -122,6 +134,7 @@ public final class MeshSimulator {
         for connection in affected { disconnect(connection) }
         var config = nodeConfigurations[index] ?? configuration
         config.displayName = "node-\(index)"
+        config.bridged = gateways.contains(index)
         // The node's wall clock keeps running across the restart, as a real one does.
         let (seconds, attoseconds) = now.components
         let elapsed = UInt64(seconds) &* 1000 &+ UInt64(attoseconds / 1_000_000_000_000_000)
@@ -204,6 +217,11 @@ public final class MeshSimulator {
             perform(nodes[node].engine.sendDueRelays(now: now), node: node)
         case .script(let action):
             action(self)
+        case .bridged(let node, let bytes):
+            // The broker carries bytes; the gateway decodes them as its bridge would.
+            guard let envelope = try? Envelope(decoding: bytes) else { return }
+            envelopesBridged += 1
+            perform(nodes[node].engine.receiveBridged(envelope, now: now), node: node)
         }
     }
 
@@ -251,8 +269,12 @@ public final class MeshSimulator {
                     nodes[node].delivered.append(message)
                     nodes[node].deliveredAt.append(now)
                 }
-            case .uplink:
-                break  // the simulator has no MQTT broker
+            case .uplink(let envelope):
+                guard brokerUp, gateways.contains(node) else { break }
+                let bytes = envelope.encoded()
+                for gateway in gateways.sorted() where gateway != node {
+                    queue.push(.bridged(node: gateway, bytes: bytes), at: now + brokerLatency)
+                }
             }
         }
         armRelayWakeup(node)

@@ -167,6 +167,8 @@ public struct ReportFormatter: Sendable {
 
     /// The status as aligned `key  value` lines, led by the health word and its reasons.
     public func status(_ report: StatusReport) -> String {
+        // Built in steps: Swift 6.0's type checker gives up on the one-expression form.
+        let transport: String = report.transportState.map { "\(report.transport): \($0)" } ?? report.transport
         var pairs: [(String, String)] = []
         if let health = report.health {
             let reasons = (report.healthReasons ?? []).joined(separator: "; ")
@@ -174,7 +176,7 @@ public struct ReportFormatter: Sendable {
         }
         pairs += [
             ("node", "\(report.shortID) (\(report.nodeID))"), ("name", report.name),
-            ("transport", report.transportState.map { "\(report.transport): \($0)" } ?? report.transport),
+            ("transport", transport),
             ("state", report.state), ("uptime", Self.duration(report.uptimeSeconds)),
             ("neighbours", String(report.neighbourCount)), ("known nodes", String(report.knownNodeCount)),
             ("version", report.version),
@@ -184,7 +186,8 @@ public struct ReportFormatter: Sendable {
             pairs.append(("reload", "restart needed for: " + pending.joined(separator: ", ")))
         }
         if let refused = report.reloadError { pairs.append(("reload", "last reload refused: " + refused)) }
-        pairs += (report.clock.map { [("clock", Self.clock($0))] } ?? []) + (report.bridge.map { [("mqtt", Self.bridge($0))] } ?? [])
+        if let clock = report.clock { pairs.append(("clock", Self.clock(clock))) }
+        if let bridge = report.bridge { pairs.append(("mqtt", Self.bridge(bridge))) }
         var text = keyValues(pairs)
         if let health = report.health, colour, text.hasPrefix("health") {
             let width = pairs.map(\.0.count).max() ?? 0

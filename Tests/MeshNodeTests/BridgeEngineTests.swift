@@ -11,6 +11,7 @@ import Testing
     static var bridged: EngineConfiguration {
         var configuration = EngineConfiguration()
         configuration.bridged = true
+        configuration.bridgeRelayHold = .zero  // relayed at once: these tests hand the broker's copies over by hand
         return configuration
     }
 
@@ -45,6 +46,21 @@ import Testing
         far.performAtB(far.b.receiveBridged(received, now: far.now))
         #expect(far.delivered.count == 2)
         #expect(far.b.kindCounters[.message].droppedSeen == 1)
+    }
+
+    /// CONTROL.md `mqtt` and PROTOCOL.md F4 step 7: a copy from the broker counts in its kind's
+    /// group like a copy from a neighbour: `received` once it reaches the rules, then what became of it.
+    @Test func aBrokerCopyCountsInItsKindsReceivedLikeALinkCopy() throws {
+        let (near, far) = try Self.islands()
+        try near.send("counted")
+        let copy = try #require(near.uplinked.filter { !$0.fromA }.first?.envelope)
+        let before = far.b.kindCounters[.message]
+        far.performAtB(far.b.receiveBridged(copy, now: far.now))
+        far.performAtB(far.b.receiveBridged(copy, now: far.now))
+        let after = far.b.kindCounters[.message]
+        #expect(after.received - before.received == 2)
+        #expect(after.delivered - before.delivered == 1 && after.droppedSeen - before.droppedSeen == 1)
+        #expect(after.relayed - before.relayed == 1)
     }
 
     @Test func aGatewayHandsTheBridgeWhatItOriginates() throws {

@@ -11,6 +11,7 @@ import Testing
     static func islands() throws -> (near: EnginePair, far: EnginePair) {
         var gateway = EngineConfiguration()
         gateway.bridged = true
+        gateway.bridgeRelayHold = .zero  // relayed at once: these tests hand the broker's copies over by hand
         let near = try EnginePair(configurationOfB: gateway)
         let far = try EnginePair(configurationOfB: gateway)
         near.advance(.seconds(1))
@@ -95,11 +96,13 @@ import Testing
         near.performAtA(actions)
         let request = try #require(Self.uplinked(near, .keyRequest).first)
         far.performAtB(far.b.receiveBridged(request, now: far.now))
+        #expect(far.b.kindCounters[.keyRequest].received == 1, "a bridged request counts as received (F4 step 7)")
         #expect(far.a.kindCounters[.keyRequest].delivered == 1)
         #expect(far.a.lookupCounters.requestsOverBudget == 0)
         #expect(far.uplinked.isEmpty)
         far.performAtB(far.b.receiveBridged(request, now: far.now))
         #expect(far.b.kindCounters[.keyRequest].droppedSeen == 1)
+        #expect(far.b.kindCounters[.keyRequest].received == 2)
     }
 
     /// All publishers on the broker share one neighbour's request budget (1 a second, 8 at once),

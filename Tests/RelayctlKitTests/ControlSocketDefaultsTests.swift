@@ -22,12 +22,16 @@ struct ControlSocketDefaultsTests {
         #expect(DoctorSetup().controlSocket == ControlSocketDefaults.path)
     }
 
-    @Test("docs and man pages show the constant's value", arguments: [
+    /// Each page and the text it must hold. A property, not literals in `@Test`: Swift 6.0.3's
+    /// compiler crashes on string interpolation inside the macro's arguments.
+    static let pages: [(String, String)] = [
         ("docs/CONTROL.md", "default `\(ControlSocketDefaults.path)` (`RuntimeDirectory=meshnoded`)"),
         ("docs/CONTROL.md", "picks the socket; default `\(ControlSocketDefaults.path)`."),
         ("man/relayctl.1", ".IR \(ControlSocketDefaults.path) ."),
         ("man/meshnoded.8", ".I \(ControlSocketDefaults.path)\n"),
-    ])
+    ]
+
+    @Test("docs and man pages show the constant's value", arguments: pages)
     func docsShowTheValue(_ file: String, _ text: String) throws {
         let page = try String(contentsOf: Self.root.appendingPathComponent(file), encoding: .utf8)
         #expect(page.contains(text), "\(file) does not show the default control socket as \(text.debugDescription)")

@@ -5,6 +5,9 @@
 #   VERSION  package version (make deb takes ProductVersion.swift's unless VERSION= is given)
 #   SCRATCH  the scratch path of `make build` (binaries in SCRATCH/release; make deb builds them first)
 #   OUTDIR   where the tree, the .deb and lintian.txt go
+# Cross-building (scripts/build-arm64.sh runs this in its Debian 13 build root): DEB_HOST_ARCH names
+# the package's architecture (dpkg-shlibdeps then reads that architecture's libraries) and
+# STRIP_PROGRAM the strip that understands its binaries (aarch64-linux-gnu-strip).
 # The file layout comes from `make install` with Debian's paths; what only the package needs
 # (control, conffiles, scripts, copyright, changelog, lintian overrides) comes from this folder.
 set -euo pipefail
@@ -12,7 +15,8 @@ version=$1 scratch=$2 outdir=$3
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 [ -n "$version" ] || { echo "build-deb: no version" >&2; exit 2; }
-arch=$(dpkg --print-architecture)
+arch=${DEB_HOST_ARCH:-$(dpkg --print-architecture)}
+strip_program=${STRIP_PROGRAM:-strip}
 mkdir -p "$outdir"
 outdir=$(cd "$outdir" && pwd)
 # The tree is laid out as debhelper would (debian/meshnoded), which dpkg-shlibdeps expects.
@@ -23,7 +27,7 @@ mkdir -p "$root/DEBIAN"
 # 1. Files, where Debian wants them (the unit in /usr/lib/systemd/system, binaries in /usr/bin).
 make -C "$repo" --no-print-directory install DESTDIR="$root" SCRATCH="$scratch" PREFIX=/usr \
   UNITDIR=/usr/lib/systemd/system SYSUSERSDIR=/usr/lib/sysusers.d DOCDIR=/usr/share/doc/meshnoded \
-  LIBEXECDIR=/usr/libexec/meshnoded > "$outdir/install.log"
+  LIBEXECDIR=/usr/libexec/meshnoded STRIP="-s --strip-program=$strip_program" > "$outdir/install.log"
 # The binaries must run on a Pi without the Swift toolchain: no RUNPATH or RPATH but $ORIGIN (a plain
 # `swift build -c release` links dynamically with a RUNPATH into the toolchain; make build does not).
 for binary in "$root/usr/bin/meshnoded" "$root/usr/bin/relayctl"; do
@@ -34,7 +38,7 @@ doc=$root/usr/share/doc/meshnoded
 # The example is the conffile itself; the documents and man pages are compressed, as Policy asks.
 rm "$doc/meshnoded.conf.example"
 # make install strips the symbols; also drop the sections dh_strip drops.
-strip --remove-section=.comment --remove-section=.note "$root/usr/bin/meshnoded" "$root/usr/bin/relayctl"
+"$strip_program" --remove-section=.comment --remove-section=.note "$root/usr/bin/meshnoded" "$root/usr/bin/relayctl"
 sed -i 's|file:///usr/share/doc/meshnoded/OPERATIONS.md|file:///usr/share/doc/meshnoded/OPERATIONS.md.gz|' \
   "$root/usr/lib/systemd/system/meshnoded.service"
 gzip -9n "$doc/OPERATIONS.md" "$doc/CONTROL.md" "$root"/usr/share/man/man*/*
@@ -43,7 +47,17 @@ date=$(date -R -d "@${SOURCE_DATE_EPOCH:-$(git -C "$repo" log -1 --format=%ct 2>
 printf 'meshnoded (%s) unstable; urgency=medium\n\n  * Built from the MeshNode source tree; its history is the git log.\n\n -- %s  %s\n' \
   "$version" "$(sed -n 's/^Maintainer: //p' "$here/control.in")" "$date" | gzip -9n > "$doc/changelog.gz"
 install -d "$root/usr/share/lintian/overrides"
-install -m 0644 "$here/lintian-overrides" "$root/usr/share/lintian/overrides/meshnoded"
+# An override of a tag this lintian no longer has is itself an error (alien-tag): Debian 13's lintian
+# dropped package-supports-alternative-init-but-no-init.d-script, which Debian 12's still reports.
+if command -v lintian-explain-tags > /dev/null; then
+  while IFS= read -r line; do
+    tag=$(printf '%s\n' "$line" | sed -n 's/^meshnoded: \([a-z0-9.+-]*\).*/\1/p')
+    if [ -z "$tag" ] || lintian-explain-tags "$tag" > /dev/null 2>&1; then printf '%s\n' "$line"; fi
+  done < "$here/lintian-overrides" > "$root/usr/share/lintian/overrides/meshnoded"
+  chmod 0644 "$root/usr/share/lintian/overrides/meshnoded"
+else
+  install -m 0644 "$here/lintian-overrides" "$root/usr/share/lintian/overrides/meshnoded"
+fi
 
 # 2. Control files: the exact shared libraries the binaries need (dpkg-shlibdeps reads the
 #    package's name from debian/control), size, conffiles, scripts, checksums.

@@ -67,7 +67,7 @@ extension NodeRuntime: NodeControlling {
             counters["lookup"] = CounterDictionary.make(from: engine.lookupCounters)
                 .merging(["in_flight": UInt64(engine.pendingLookups.lookups.count),
                           "waiting_messages": UInt64(engine.pendingLookups.waitingMessages)]) { $1 }
-            counters["relay"] = CounterDictionary.make(from: engine.relayCounters)
+            counters["relay"] = CounterDictionary.make(from: engine.relayCounters).merging(engine.bridgeHoldCounters) { $1 }
             counters["admission"] = CounterDictionary.make(from: engine.admissionCounters)
             let (inboxCounters, waiting) = driver.inboxCounters
             counters["inbox"] = CounterDictionary.make(from: inboxCounters).merging(["waiting_frames": UInt64(waiting)]) { $1 }
