@@ -196,7 +196,7 @@ extension BlueZSession {
         // Longer than BlueZ's 30 s ATT transaction timeout: giving up earlier would leave BlueZ's write
         // pending and every later one would fail with InProgress.
         call(path: next.characteristic, interface: BlueZ.characteristic, member: "WriteValue",
-             [.bytes(next.frame), .propertyMap(["type": .string("request")])],
+             [.bytes(next.frame), .propertyMap(["type": .string(config.writeType.rawValue)])],
              timeout: max(config.callTimeout, 35)) { [self] result in
             if case .failure(.remote("org.bluez.Error.InProgress", _)) = result {
                 // Not sent: BlueZ still has an earlier write outstanding. Keep the frame first in line.
