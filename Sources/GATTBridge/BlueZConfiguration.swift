@@ -38,6 +38,9 @@ public struct BlueZConfiguration: Equatable, Sendable {
     /// The ATT write our own frames go out as (the `type` option of `WriteValue`); docs/BLUEZ.md,
     /// "Why write-without-response", says which and why.
     public var writeType: GATTWriteType = .request
+    /// With ``writeType`` `.command`: frames of a link that may be unconfirmed by the peer's stack at
+    /// once (``WritePacer``; 1...64).
+    public var writeWindow = WritePacer.defaultWindow
     /// The bus to use instead of the system bus (a D-Bus address such as `unix:path=/run/x`), for
     /// tests on a private dbus-daemon; nil, the default, is the system bus.
     public var busAddress: String?
@@ -116,6 +119,7 @@ public struct BlueZConfiguration: Equatable, Sendable {
         }
         guard (1...64).contains(maxConnections) else { throw .badLimit(field: "maxConnections", value: maxConnections) }
         guard (1...4096).contains(sendQueueLimit) else { throw .badLimit(field: "sendQueueLimit", value: sendQueueLimit) }
+        guard (1...64).contains(writeWindow) else { throw .badLimit(field: "writeWindow", value: writeWindow) }
         guard connectTimeout >= 1, connectTimeout <= 300, callTimeout >= 1, callTimeout <= 300 else {
             throw .badTimeout
         }

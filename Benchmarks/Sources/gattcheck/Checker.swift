@@ -19,6 +19,7 @@ final class Checker: Sendable {
                                                connectTimeout: 20)
         var configured = configuration
         configured.writeType = options.writeType
+        configured.writeWindow = options.writeWindow
         let name = options.name
         let start = started
         do {

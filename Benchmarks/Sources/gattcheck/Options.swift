@@ -10,6 +10,8 @@ struct Options {
     var sizes: [Int] = []
     /// The ATT write our frames go out as (`--write-type request|command`).
     var writeType = GATTWriteType.request
+    /// Frames that may be unconfirmed at once with `--write-type command` (`--write-window`).
+    var writeWindow = WritePacer.defaultWindow
     /// Frames of the throughput phase this instance sends once linked (0: no benchmark; Bench.swift).
     var bench = 0
     /// Frames of the latency phase, spaced `benchGap` seconds apart.
@@ -36,6 +38,7 @@ struct Options {
             case "--deny": deny.insert(next())
             case "--sizes": sizes = next().split(separator: ",").compactMap { Int($0) }
             case "--write-type": writeType = GATTWriteType(rawValue: next()) ?? { fail("bad --write-type") }()
+            case "--write-window": writeWindow = Int(next()) ?? writeWindow
             case "--bench": bench = Int(next()) ?? bench
             case "--bench-latency": benchLatencyFrames = Int(next()) ?? benchLatencyFrames
             case "--bench-gap": benchGap = Double(next()) ?? benchGap
