@@ -13,4 +13,5 @@
 #include <openssl/bn.h>
 #include <openssl/rand.h>
 #include <openssl/x509.h>
+#include <openssl/pem.h>
 #endif

@@ -20,6 +20,8 @@ public enum ControlCommand: String, CaseIterable, Sendable {
     case lookup
     /// Mail held for recipients not in range.
     case mailbox
+    /// Cancel one of this node's own messages that waits for a key.
+    case cancel
     /// Check the machine's set-up; relayctl runs it alone, meshnoded does not serve it.
     case doctor
 
@@ -32,11 +34,13 @@ public enum ControlCommand: String, CaseIterable, Sendable {
     /// The arguments after the name in relayctl's command list, e.g. `[--to NODE_ID] TEXT`.
     public var arguments: String {
         switch self {
-        case .send: "[--to NODE_ID] TEXT"
-        case .lookup: "NODE_ID"
+        case .send: "[--to NODE] [--detach] TEXT"
+        case .lookup: "NODE"
+        case .cancel: "MESSAGE_ID"
+        case .mailbox: "[drop MESSAGE_ID]"
         case .stats: "[--openmetrics]"
         case .doctor: "[--config PATH]"
-        case .peers, .status, .id, .mailbox, .watch: ""
+        case .peers, .status, .id, .watch: ""
         }
     }
 
@@ -49,7 +53,8 @@ public enum ControlCommand: String, CaseIterable, Sendable {
         case .stats: "show counters and memory use (or as metrics)"
         case .status: "show a summary"
         case .id: "show this node's identity"
-        case .mailbox: "list mail held for nodes not in range (never content)"
+        case .mailbox: "list mail held for nodes not in range (never content) and messages waiting for a key"
+        case .cancel: "cancel a message of this node that waits for a key (same as mailbox drop)"
         case .watch: "stream events"
         case .doctor: "check this machine's set-up (works without meshnoded)"
         }

@@ -6,6 +6,8 @@ public enum ControlErrorCode: String, Codable, Sendable, CaseIterable {
     case unknownCommand = "unknown_command"
     /// The destination node is not known.
     case unknownNode = "unknown_node"
+    /// `cancel` named no message of this node that waits for a key (sent, expired or never there).
+    case unknownMessage = "unknown_message"
     /// The message text is longer than the node allows.
     case tooLong = "too_long"
     /// The node cannot do this yet (still starting or stopping).

@@ -4,6 +4,8 @@ public enum ControlFailure: Error, Equatable, Sendable, CustomStringConvertible 
     case badRequest(String)
     /// The destination (32 hex digits) is not a node this one knows.
     case unknownNode(String)
+    /// No message with this ID (32 hex digits) waits for a key here.
+    case unknownMessage(String)
     /// The text has `length` UTF-8 bytes; the node accepts at most `limit`.
     case tooLong(length: Int, limit: Int)
     /// The node is not ready; the text says why.
@@ -18,6 +20,7 @@ public enum ControlFailure: Error, Equatable, Sendable, CustomStringConvertible 
         switch self {
         case .badRequest: .badRequest
         case .unknownNode: .unknownNode
+        case .unknownMessage: .unknownMessage
         case .tooLong: .tooLong
         case .notReady: .notReady
         case .noNeighbours: .noNeighbours
@@ -30,6 +33,7 @@ public enum ControlFailure: Error, Equatable, Sendable, CustomStringConvertible 
         switch self {
         case .badRequest(let detail): detail
         case .unknownNode(let node): "unknown node \(node)"
+        case .unknownMessage(let id): "no message \(id) waits for a key here (sent, expired or cancelled already)"
         case .tooLong(let length, let limit): "text of \(length) bytes is longer than \(limit)"
         case .notReady(let detail): "node not ready: \(detail)"
         case .noNeighbours: "no neighbour to send to (none ready, none in its departure grace): nothing was sent"

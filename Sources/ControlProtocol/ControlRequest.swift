@@ -3,7 +3,7 @@
 public struct ControlRequest: Codable, Equatable, Sendable {
     /// Echoed in the reply; may be absent.
     public var id: ControlRequestID?
-    /// One of `ControlCommand.served` (`send`, `peers`, `stats`, `status`, `id`, `watch`); any other
+    /// One of `ControlCommand.served` (`send`, `peers`, `stats`, `status`, `id`, `watch`, `lookup`, `mailbox`, `cancel`); any other
     /// string gets `unknown_command`.
     public var command: String
     /// The chat text (`send`).
@@ -13,18 +13,27 @@ public struct ControlRequest: Codable, Equatable, Sendable {
     public var to: String?
     /// `lookup`: false only shows what is known, without starting a key lookup (absent: true).
     public var start: Bool?
+    /// `cancel`: the message to cancel, 32 hex digits.
+    public var messageID: String?
 
     /// Creates a request.
-    public init(id: ControlRequestID?, command: String, text: String? = nil, to: String? = nil, start: Bool? = nil) {
+    public init(
+        id: ControlRequestID?, command: String, text: String? = nil, to: String? = nil, start: Bool? = nil,
+        messageID: String? = nil
+    ) {
         self.id = id
         self.command = command
         self.text = text
         self.to = to
         self.start = start
+        self.messageID = messageID
     }
 
     /// Creates a request for one of the commands meshnoded serves.
-    public init(_ command: ControlCommand, id: ControlRequestID? = nil, text: String? = nil, to: String? = nil, start: Bool? = nil) {
-        self.init(id: id, command: command.rawValue, text: text, to: to, start: start)
+    public init(
+        _ command: ControlCommand, id: ControlRequestID? = nil, text: String? = nil, to: String? = nil, start: Bool? = nil,
+        messageID: String? = nil
+    ) {
+        self.init(id: id, command: command.rawValue, text: text, to: to, start: start, messageID: messageID)
     }
 }

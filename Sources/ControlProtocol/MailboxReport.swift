@@ -26,6 +26,33 @@ public struct MailboxReport: Codable, Equatable, Sendable {
         }
     }
 
+    /// One of this node's own messages waiting for its recipient's key, by message ID.
+    public struct WaitingMessage: Codable, Equatable, Sendable {
+        /// The ID it will carry, 32 hex digits (what `send` printed; `cancel` takes it).
+        public var messageID: String
+        /// The recipient's node ID, 32 hex digits.
+        public var nodeID: String
+        /// The recipient's first 8 hex digits.
+        public var shortID: String
+        /// Its text bytes.
+        public var bytes: Int
+        /// Seconds since it was written.
+        public var ageSeconds: Double
+        /// True when it is kept in the mailbox database (sent whenever the key comes within the
+        /// retention); false when it waits in memory for the current lookup only.
+        public var stored: Bool
+
+        /// Creates a line.
+        public init(messageID: MessageID, nodeID: NodeID, bytes: Int, ageSeconds: Double, stored: Bool) {
+            self.messageID = messageID.hex
+            self.nodeID = nodeID.hex
+            self.shortID = nodeID.shortID
+            self.bytes = bytes
+            self.ageSeconds = ageSeconds
+            self.stored = stored
+        }
+    }
+
     /// False when `[mailbox] enabled = false` or the database could not be opened.
     public var enabled: Bool
     /// Recipients by node ID.
@@ -36,11 +63,19 @@ public struct MailboxReport: Codable, Equatable, Sendable {
     /// bytes; PROTOCOL.md H4, "Waiting for a key"). Absent from daemons without it.
     public var waitingForKey: [Recipient]?
 
+    /// This node's own messages waiting for a key, one by one, oldest first: those in the mailbox
+    /// database and those waiting in memory for a lookup in flight. Absent from older daemons.
+    public var waitingMessages: [WaitingMessage]?
+
     /// Creates a report.
-    public init(enabled: Bool, recipients: [Recipient], databaseBytes: Int, waitingForKey: [Recipient]? = nil) {
+    public init(
+        enabled: Bool, recipients: [Recipient], databaseBytes: Int, waitingForKey: [Recipient]? = nil,
+        waitingMessages: [WaitingMessage]? = nil
+    ) {
         self.enabled = enabled
         self.recipients = recipients
         self.databaseBytes = databaseBytes
         self.waitingForKey = waitingForKey
+        self.waitingMessages = waitingMessages
     }
 }

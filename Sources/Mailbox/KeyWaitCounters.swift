@@ -10,6 +10,8 @@ public struct KeyWaitCounters: Equatable, Sendable {
     public var refusedTargetCap: UInt64 = 0
     /// Messages refused because the total cap was reached.
     public var refusedTotalCap: UInt64 = 0
+    /// Messages cancelled by the operator (`relayctl cancel`), never sent.
+    public var cancelled: UInt64 = 0
     /// Key lookups started again for waiting messages (after the one at writing).
     public var lookupRetries: UInt64 = 0
 

@@ -101,6 +101,13 @@ public struct KeyWaitQueue: Sendable {
         return entry
     }
 
+    /// Removes a message its writer cancelled, counted in `cancelled`; nil when it is not here.
+    public mutating func cancel(_ messageID: MessageID) -> KeyWaitEntry? {
+        guard let entry = remove(messageID) else { return nil }
+        counters.cancelled += 1
+        return entry
+    }
+
     /// Removes what waited the whole retention at `now`; returns their IDs, oldest first.
     public mutating func expire(now: UInt64) -> [MessageID] {
         let gone = entries.values.filter { now >= $0.queuedAt &+ limits.retentionMilliseconds }.sorted { $0.sequence < $1.sequence }

@@ -12,7 +12,7 @@ enum MailboxSchema {
         PRAGMA synchronous = NORMAL;
         PRAGMA wal_autocheckpoint = 256;
         PRAGMA journal_size_limit = 1048576;
-        PRAGMA secure_delete = OFF;
+        PRAGMA secure_delete = FAST;
         """
 
     static let tables = """

@@ -40,6 +40,16 @@ extension MailboxStore {
         if keyWait.remove(messageID) != nil { forgetWaiting(messageID) }
     }
 
+    /// Cancels a waiting message (its writer asked): it leaves the queue and, committed at once with
+    /// the write-ahead log folded back and truncated, its text leaves the database file and the log
+    /// (`secure_delete` overwrites the freed cell). Returns the entry, nil when none waits with this ID.
+    public func cancelWaiting(_ messageID: MessageID) -> KeyWaitEntry? {
+        guard let entry = keyWait.cancel(messageID) else { return nil }
+        forgetWaiting(messageID)
+        if flush() { try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
+        return entry
+    }
+
     /// A lookup for `target`'s key was started for its waiting messages.
     public func lookupStarted(for target: NodeID, now: UInt64) { keyWait.lookupStarted(for: target, now: now) }
 

@@ -1,12 +1,16 @@
 import CSQLite
+import Glibc
 
 /// One sqlite3 connection, owned by one thread or queue at a time (GRDB's SerializedDatabase is
 /// the model: the owner serialises access, so the connection is opened without SQLite's mutex).
 final class SQLiteConnection {
     private let handle: OpaquePointer
 
-    /// Opens or creates the database at `path`.
+    /// Opens or creates the database at `path`, mode 0600 whatever the umask (it holds the plain
+    /// text of messages waiting for a key): created so before SQLite opens it, tightened if an
+    /// older file was more open. SQLite gives the `-wal` and `-shm` files the database's mode.
     init(path: String) throws(MailboxDatabaseError) {
+        Self.makePrivate(path)
         var db: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let code = sqlite3_open_v2(path, &db, flags, nil)
@@ -20,6 +24,22 @@ final class SQLiteConnection {
     }
 
     deinit { sqlite3_close(handle) }
+
+    /// Creates `path` (empty: a valid new database) with mode 0600 if missing, and takes group and
+    /// other permissions off it and off its `-wal` and `-shm` files. Failures are left to SQLite's open.
+    static func makePrivate(_ path: String) {
+        let descriptor = Glibc.open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        if descriptor >= 0 {
+            _ = fchmod(descriptor, 0o600)
+            Glibc.close(descriptor)
+        }
+        for suffix in ["-wal", "-shm"] {
+            var info = stat()
+            if lstat(path + suffix, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_mode & 0o077 != 0 {
+                _ = chmod(path + suffix, 0o600)
+            }
+        }
+    }
 
     /// Runs one or more statements that return no rows the caller needs.
     func execute(_ sql: String) throws(MailboxDatabaseError) {

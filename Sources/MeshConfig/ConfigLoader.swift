@@ -10,12 +10,23 @@ public enum ConfigLoader {
     /// Loads the file at `path` (a missing file is fine only when `mayBeMissing`), then the overrides.
     public static func load(path: String, mayBeMissing: Bool, overrides: [ConfigOverride]) throws(ConfigError) -> DaemonSettings {
         var config = DaemonSettings()
-        if let bytes = try readFile(path, mayBeMissing: mayBeMissing) {
+        let bytes = try readFile(path, mayBeMissing: mayBeMissing)
+        if let bytes {
             try apply(ConfigFileParser.parse(bytes, file: path), file: path, to: &config)
         }
         try apply(overrides, to: &config)
-        try validate(config, file: path)
+        try validate(config, file: sources(file: bytes == nil ? nil : path, overrides: overrides))
         return config
+    }
+
+    /// Where the settings came from, the location of an error no single line owns: the file that
+    /// was read and the flags given (`/etc/meshnoded/meshnoded.conf and --seen.expiry`); never a
+    /// file that does not exist.
+    static func sources(file: String?, overrides: [ConfigOverride]) -> String {
+        var flags: [String] = []
+        for flag in overrides.map(\.flag) where !flags.contains(flag) { flags.append(flag) }
+        let parts = (file.map { [$0] } ?? []) + (flags.isEmpty ? [] : [flags.joined(separator: ", ")])
+        return parts.isEmpty ? "defaults" : parts.joined(separator: " and ")
     }
 
     /// Parses file text on top of the defaults and validates the result.

@@ -26,6 +26,8 @@ public enum ConfigProblem: Equatable, Sendable, CustomStringConvertible {
     case inconsistent(String)
     /// A command-line argument is not a known flag or lacks its value.
     case badFlag(String)
+    /// A file a setting names cannot be used (the error's location is that file).
+    case namedFile(section: String, key: String, reason: String)
 
     /// The reason as printed after `file:line:`.
     public var description: String {
@@ -45,6 +47,7 @@ public enum ConfigProblem: Equatable, Sendable, CustomStringConvertible {
             "invalid value '\(value)' for '\(key)' in [\(section)]: expected \(expected)"
         case .inconsistent(let detail): detail
         case .badFlag(let detail): detail
+        case .namedFile(let section, let key, let reason): "[\(section)] \(key): \(reason)"
         }
     }
 }

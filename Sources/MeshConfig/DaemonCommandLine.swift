@@ -17,26 +17,27 @@ public enum DaemonCommandLine {
             default: break
             }
             let body = argument.hasPrefix("--") ? argument.dropFirst(2) : argument.dropFirst(1)
-            let name: String
+            let equals = body.firstIndex(of: "=")
+            let name = String(body[..<(equals ?? body.endIndex)])
+            let isConfig = name == "config" || name == "c"
+            // The name is judged before its value: `--frob` is an unknown option, not one missing a value.
+            let option = argument.hasPrefix("--") ? ConfigSchema.option(flag: name) : nil
+            guard isConfig || option != nil else { throw bad("unknown option; see meshnoded --help") }
             let value: String
-            if let equals = body.firstIndex(of: "=") {
-                name = String(body[..<equals])
+            if let equals {
                 value = String(body[body.index(after: equals)...])
             } else {
-                name = String(body)
                 guard index < arguments.count else { throw bad("missing value") }
                 value = arguments[index]
                 index += 1
             }
-            if name == "config" || name == "c" {
+            if isConfig {
                 guard !value.isEmpty else { throw bad("missing path") }
                 invocation.configPath = value
                 invocation.configPathGiven = true
                 continue
             }
-            guard argument.hasPrefix("--"), let option = ConfigSchema.option(flag: name) else {
-                throw bad("unknown option; see meshnoded --help")
-            }
+            guard let option else { throw bad("unknown option; see meshnoded --help") }
             let flag = "--" + name
             invocation.overrides.append(ConfigOverride(flag: flag, section: option.section, key: option.key, value: value))
         }

@@ -28,6 +28,16 @@ public struct LinkSession: Sendable {
     public private(set) var counters = CryptoCounters()
 
     private var sendCounter: UInt64 = 0
+    /// Whether the last packet that opened needed the previous receive key (sealed before the
+    /// neighbour switched keys).
+    public private(set) var lastOpenUsedPreviousKey = false
+
+    /// The counter of the last packet sealed under the current keys; 0 before the first.
+    public var lastSealedCounter: UInt64 { sendCounter }
+
+    /// What this end accepted under the current receive key, as a link acknowledgement states
+    /// it (PROTOCOL.md D12): the highest counter, and bit `i` set when counter `highest − 1 − i` was.
+    public var acceptedCounters: (highest: UInt64, received: UInt64) { receiver.window.acknowledgement() }
     /// The send key's AES-GCM context, keyed once.
     private var sealer: GCMKey
     /// Random bytes for the next nonces, drawn `NoncePool.nonces` nonces at a time.
@@ -70,16 +80,27 @@ public struct LinkSession: Sendable {
 
     /// Pads and seals `plaintext` (an encoded envelope) into a link packet.
     public mutating func seal(kind: MessageKind, messageID: MessageID, plaintext: [UInt8]) throws(CryptoError) -> [UInt8] {
+        try seal(frameKind: kind.rawValue, messageID: messageID, plaintext: plaintext)
+    }
+
+    /// Seals a packet for frame kind byte `frameKind`: a ``MessageKind``'s byte, or a link-level
+    /// kind that carries no envelope (the link acknowledgement, `0x08`, PROTOCOL.md D12).
+    public mutating func seal(frameKind: UInt8, messageID: MessageID, plaintext: [UInt8]) throws(CryptoError) -> [UInt8] {
         let pool = noncePool
-        return try seal(kind: kind, messageID: messageID, plaintext: plaintext) { (nonce) throws(CryptoError) in try pool.write(to: nonce) }
+        return try seal(kind: frameKind, messageID: messageID, plaintext: plaintext) { (nonce) throws(CryptoError) in try pool.write(to: nonce) }
     }
 
     /// Seals with a chosen nonce. Internal: only fixed test vectors may pick the nonce.
     mutating func seal(kind: MessageKind, messageID: MessageID, plaintext: [UInt8], nonce: [UInt8]) throws(CryptoError) -> [UInt8] {
+        try seal(frameKind: kind.rawValue, messageID: messageID, plaintext: plaintext, nonce: nonce)
+    }
+
+    /// Seals with a chosen nonce and a raw frame kind. Internal: only fixed test vectors may pick the nonce.
+    mutating func seal(frameKind: UInt8, messageID: MessageID, plaintext: [UInt8], nonce: [UInt8]) throws(CryptoError) -> [UInt8] {
         guard nonce.count == AESGCM.nonceByteCount else {
             throw .invalidLength(field: "AES-GCM nonce", expected: AESGCM.nonceByteCount, actual: nonce.count)
         }
-        return try seal(kind: kind, messageID: messageID, plaintext: plaintext) { target in
+        return try seal(kind: frameKind, messageID: messageID, plaintext: plaintext) { target in
             nonce.withUnsafeBufferPointer { source in target.initialize(from: source.baseAddress!, count: source.count) }
         }
     }
@@ -87,7 +108,7 @@ public struct LinkSession: Sendable {
     /// Builds the packet in one buffer, nothing copied twice: header, the nonce `writeNonce` puts
     /// in place, the padded plaintext (encrypted where it lies), the tag. The AAD is on the stack.
     private mutating func seal(
-        kind: MessageKind, messageID: MessageID, plaintext: [UInt8],
+        kind: UInt8, messageID: MessageID, plaintext: [UInt8],
         writeNonce: (UnsafeMutablePointer<UInt8>) throws(CryptoError) -> Void
     ) throws(CryptoError) -> [UInt8] {
         guard sendCounter < UInt64.max else { throw .counterExhausted }
@@ -121,15 +142,21 @@ public struct LinkSession: Sendable {
     /// Opens a link packet received with frame kind `kind`: authenticates, checks the replay
     /// window, strips padding. Every failure is counted in `counters`.
     public mutating func open(kind: MessageKind, packet: [UInt8]) throws(CryptoError) -> (messageID: MessageID, plaintext: [UInt8]) {
+        try open(frameKind: kind.rawValue, packet: packet)
+    }
+
+    /// Opens a link packet received with frame kind byte `frameKind` (see `seal(frameKind:…)`).
+    /// ``lastOpenUsedPreviousKey`` then tells which keys opened it.
+    public mutating func open(frameKind: UInt8, packet: [UInt8]) throws(CryptoError) -> (messageID: MessageID, plaintext: [UInt8]) {
         do throws(CryptoError) {
-            return try openCounted(kind: kind, packet: packet)
+            return try openCounted(kind: frameKind, packet: packet)
         } catch {
             counters.record(error)
             throw error
         }
     }
 
-    private mutating func openCounted(kind: MessageKind, packet: [UInt8]) throws(CryptoError) -> (messageID: MessageID, plaintext: [UInt8]) {
+    private mutating func openCounted(kind: UInt8, packet: [UInt8]) throws(CryptoError) -> (messageID: MessageID, plaintext: [UInt8]) {
         guard packet.count >= Self.minimumPacketLength else {
             throw .truncated(field: "link packet", size: packet.count, minimum: Self.minimumPacketLength)
         }
@@ -145,6 +172,7 @@ public struct LinkSession: Sendable {
                 (aad) throws(CryptoError) -> [UInt8] in
                 do throws(CryptoError) {
                     let padded = try Self.open(packet, aad: aad, counter: counter, with: &receiver)
+                    lastOpenUsedPreviousKey = false
                     acceptedSinceRekey += 1
                     if acceptedSinceRekey >= Self.previousKeyGracePackets { previous = nil }
                     return padded
@@ -155,6 +183,7 @@ public struct LinkSession: Sendable {
                         throw error
                     }
                     counters.openedWithPreviousKey += 1
+                    lastOpenUsedPreviousKey = true
                     return opened
                 }
             }
@@ -178,13 +207,13 @@ public struct LinkSession: Sendable {
 
     /// Calls `body` with the AAD (label ‖ kind ‖ header) in a stack buffer.
     static func withAAD<R, E: Error>(
-        kind: MessageKind, header: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R
+        kind: UInt8, header: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R
     ) throws(E) -> R {
         let count = label.count + 1 + header.count
         return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { (aad) throws(E) -> R in
             let base = aad.baseAddress!
             label.withUnsafeBufferPointer { label in base.initialize(from: label.baseAddress!, count: label.count) }
-            base[label.count] = kind.rawValue
+            base[label.count] = kind
             (base + label.count + 1).initialize(from: header.baseAddress!, count: header.count)
             return try body(UnsafeBufferPointer(start: base, count: count))
         }

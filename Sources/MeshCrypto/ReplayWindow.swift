@@ -19,7 +19,9 @@ struct ReplayWindow: Sendable, Equatable {
     /// Creates a window of `size` packets, clamped to 1...maxSize.
     init(size: Int = defaultSize) {
         self.size = min(max(size, 1), Self.maxSize)
-        ring = [UInt64](repeating: 0, count: (self.size + 63) / 64)
+        // One word more than the window needs: the 64 counters below `highest` stay exact for
+        // `acknowledgement()`, whatever the window's size.
+        ring = [UInt64](repeating: 0, count: (self.size + 63) / 64 + 1)
     }
 
     /// True if `counter` has not been accepted and is not too old.
@@ -47,6 +49,18 @@ struct ReplayWindow: Sendable, Equatable {
             highest = counter
         }
         set(counter)
+    }
+
+    /// The highest accepted counter, and bit `i` set when counter `highest − 1 − i` was accepted
+    /// (i = 0 …< 64; counters below 1 never are). A link acknowledgement carries both (PROTOCOL.md D12).
+    func acknowledgement() -> (highest: UInt64, received: UInt64) {
+        var received: UInt64 = 0
+        var offset: UInt64 = 0
+        while offset < 64, highest > offset + 1 {
+            if isSet(highest - 1 - offset) { received |= 1 << offset }
+            offset += 1
+        }
+        return (highest, received)
     }
 
     private func position(_ counter: UInt64) -> (word: Int, bit: UInt64) {

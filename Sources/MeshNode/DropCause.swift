@@ -33,6 +33,8 @@ public enum DropCause: Equatable, Sendable, CustomStringConvertible {
     case overShare
     /// A message or join notice left unverified because the signature-check budget was spent.
     case verificationBudget
+    /// A link acknowledgement that opened but did not decode, or named counters never sealed (PROTOCOL.md D12).
+    case acknowledgement(String)
 
     /// The stable machine name (`fragment`, `link_seal`, `seen`, ...).
     public var code: String {
@@ -51,6 +53,7 @@ public enum DropCause: Equatable, Sendable, CustomStringConvertible {
         case .directMessage: "direct_message"
         case .overShare: "over_share"
         case .verificationBudget: "verification_budget"
+        case .acknowledgement: "acknowledgement"
         }
     }
 
@@ -66,7 +69,7 @@ public enum DropCause: Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .fragment(let detail), .keyExchange(let detail), .linkSeal(let detail), .envelope(let detail),
-            .profile(let detail), .unverifiable(let detail), .directMessage(let detail):
+            .profile(let detail), .unverifiable(let detail), .directMessage(let detail), .acknowledgement(let detail):
             "\(code): \(detail)"
         case .unknownKind(let kind): "\(code) \(kind)"
         case .unkeyed: "no link key yet"

@@ -77,6 +77,8 @@ public struct EngineConfiguration: Sendable {
     public var bridgeDownlinkHops: UInt8 = 0
     /// Key lookup: answer delay, budgets, timeout (docs/PROTOCOL.md Part H).
     public var lookup = KeyLookupLimits()
+    /// The link acknowledgement and credit (docs/PROTOCOL.md D12).
+    public var linkDelivery = LinkDeliveryLimits()
 
     /// Creates a configuration with the documented defaults.
     public init(

@@ -33,6 +33,9 @@ public enum EngineEvent: Equatable, Sendable {
     case keyFound(Profile, hops: UInt8)
     /// A key lookup gave up; `droppedMessages` texts that waited for the key were not sent.
     case lookupFailed(NodeID, droppedMessages: Int)
+    /// A ready link's peer sent no link acknowledgement in time (an older node): delivery on the
+    /// link is not confirmed, and losses on it are covered only by the resend window (PROTOCOL.md D12).
+    case linkUnacknowledged(LinkID, neighbour: NodeID)
     /// A message that waited for its destination's key was sent.
     case sentAfterLookup(NodeID, OriginatedMessage)
 }

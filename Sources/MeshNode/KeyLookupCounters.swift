@@ -28,6 +28,8 @@ public struct KeyLookupCounters: Equatable, Sendable {
     public var messagesSentAfterLookup: UInt64 = 0
     /// Messages that waited for a key and were dropped when the lookup timed out or the queue was full.
     public var messagesDropped: UInt64 = 0
+    /// Messages that waited in memory for a key and were cancelled by the operator (`relayctl cancel`).
+    public var messagesCancelled: UInt64 = 0
 
     /// Creates zeroed counters.
     public init() {}

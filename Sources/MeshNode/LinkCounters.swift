@@ -34,6 +34,29 @@ public struct LinkCounters: Equatable, Sendable {
     public var innerSealFailures: UInt64 = 0
     /// Re-keys started because a key reached its message count or age.
     public var rekeys: UInt64 = 0
+    /// Link acknowledgements sent (PROTOCOL.md D12).
+    public var acknowledgementsSent: UInt64 = 0
+    /// Link acknowledgements received and opened.
+    public var acknowledgementsReceived: UInt64 = 0
+    /// Link acknowledgements that opened but did not decode, or named counters never sealed.
+    public var acknowledgementsMalformed: UInt64 = 0
+    /// Packets a peer's acknowledgement confirmed.
+    public var acknowledged: UInt64 = 0
+    /// Packets sent again on a link: shown lost by an acknowledgement, unacknowledged in time, or
+    /// unacknowledged when the keys changed.
+    public var resent: UInt64 = 0
+    /// Packets whose acknowledgement did not come within the timeout.
+    public var acknowledgementTimeouts: UInt64 = 0
+    /// Packets given up on a link after every attempt went unacknowledged.
+    public var givenUp: UInt64 = 0
+    /// Sends that waited for a peer's credit.
+    public var creditWaits: UInt64 = 0
+    /// Sends refused because the peer's credit was used up and the waiting line was full.
+    public var creditRefusals: UInt64 = 0
+    /// Unacknowledged packets of a link that went down, sent again or held for the neighbour.
+    public var unconfirmedAtLinkDown: UInt64 = 0
+    /// Ready links whose peer sent no acknowledgement in time (an older node): delivery not confirmed.
+    public var unacknowledgedPeers: UInt64 = 0
 
     /// Creates zeroed counters.
     public init() {}

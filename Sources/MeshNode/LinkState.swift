@@ -16,8 +16,12 @@ struct LinkState {
     /// Messages and join notices sent on this link lately, oldest first: sent again for the
     /// neighbour if the link goes down within `HoldLimits.resendWindow` of sending them.
     var recentSends = RecentSends()
+    /// The link acknowledgement and credit (PROTOCOL.md D12): what the peer has not acknowledged
+    /// yet, what waits for its credit, what this end owes it.
+    var delivery: LinkDelivery
 
-    init(info: LinkInfo, openedAt: Duration, handshake: LinkHandshake, sender: FrameSender) {
+    init(info: LinkInfo, openedAt: Duration, handshake: LinkHandshake, sender: FrameSender, delivery: LinkDelivery) {
+        self.delivery = delivery
         self.info = info
         self.openedAt = openedAt
         self.handshakeSentAt = openedAt
@@ -80,17 +84,17 @@ struct LinkState {
 
     /// Seals `envelope` (`encoded` is its encoding) with the link keys, in place; nil before
     /// keys. `rekey` is true when the keys have now carried enough (`LinkHandshake.needsRekey`).
-    mutating func seal(_ envelope: Envelope, encoded: [UInt8], now: Duration) throws(CryptoError) -> (packet: [UInt8], rekey: Bool)? {
-        guard let (packet, messagesSent) = try withKeyed({ (keyed) throws(CryptoError) in
+    mutating func seal(_ envelope: Envelope, encoded: [UInt8], now: Duration) throws(CryptoError) -> (packet: [UInt8], counter: UInt64, rekey: Bool)? {
+        guard let (packet, counter, messagesSent) = try withKeyed({ (keyed) throws(CryptoError) in
             (try keyed.session.seal(kind: envelope.kind, messageID: envelope.messageID, plaintext: encoded),
-             keyed.session.messagesSent)
+             keyed.session.lastSealedCounter, keyed.session.messagesSent)
         }) else { return nil }
-        return (packet, handshake.needsRekey(messagesSent: messagesSent, now: now))
+        return (packet, counter, handshake.needsRekey(messagesSent: messagesSent, now: now))
     }
 
     /// Splits `message` at the link's MTU with its frame sender, in place.
-    mutating func split(_ message: [UInt8], kind: MessageKind, now: Duration) throws(SplitError) -> SplitMessage {
-        try sender.split(message, kind: kind.rawValue, mtu: info.mtu, now: now)
+    mutating func split(_ message: [UInt8], kindByte: UInt8, now: Duration) throws(SplitError) -> SplitMessage {
+        try sender.split(message, kind: kindByte, mtu: info.mtu, now: now)
     }
 
     /// Remembers a send for `window`, keeping at most `limit` (oldest dropped first).

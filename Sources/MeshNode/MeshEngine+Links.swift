@@ -15,16 +15,26 @@ extension MeshEngine {
                 guardInterval: configuration.keyExchangeGuard, rekeyAfterMessages: configuration.rekeyAfterMessages,
                 rekeyInterval: configuration.rekeyInterval))
         let sender = FrameSender(limits: fragmenterLimits, random: SplitMix64(seed: random.next()))
-        links[info.id] = LinkState(info: info, openedAt: now, handshake: handshake, sender: sender)
+        links[info.id] = LinkState(
+            info: info, openedAt: now, handshake: handshake, sender: sender,
+            delivery: LinkDelivery(limits: configuration.linkDelivery))
         startKeyExchange(on: info.id, now: now)
     }
 
     func linkDown(_ link: LinkID, now: Duration) {
         admission.removed(link)
-        guard let state = links.removeValue(forKey: link) else { return }
+        guard var state = links.removeValue(forKey: link) else { return }
         linkCounters.linksDown += 1
         reassemblers.removeLink(link)
-        let recent = state.recentSends.envelopes(sentWithin: configuration.hold.resendWindow, before: now)
+        // A peer that acknowledges named what arrived: everything else goes again (PROTOCOL.md
+        // D12). Without acknowledgements, what was sent in the last resend window does.
+        let recent: [Envelope]
+        if state.delivery.peerAcknowledges {
+            recent = state.delivery.unconfirmed()
+            linkCounters.unconfirmedAtLinkDown += UInt64(recent.count)
+        } else {
+            recent = state.recentSends.envelopes(sentWithin: configuration.hold.resendWindow, before: now)
+        }
         switch neighbourTable.detach(link, now: now) {
         case .stillLinked(let neighbour), .graceStarted(let neighbour):
             // Frames sent just before the link went may have gone with it: receivers drop
@@ -84,6 +94,10 @@ extension MeshEngine {
             return
         }
         guard case .complete(let kindByte, _, let message) = result else { return }
+        if kindByte == LinkAcknowledgementBody.frameKind, configuration.linkDelivery.acknowledges {
+            receiveAcknowledgement(message, on: link, now: now)
+            return
+        }
         guard let kind = MessageKind(rawValue: kindByte) else {
             linkCounters.unknownKinds += 1
             emit(.dropped(nil, kind: nil, cause: .unknownKind(kindByte), link: link))
@@ -129,11 +143,13 @@ extension MeshEngine {
                 state.keyed = nil
             }
             let firstKeys: Bool
+            var rekeyed = false
             if var keyed = state.keyed {
                 keyed.session.rekey(with: keys)
                 keyed.keyedAt = now
                 state.keyed = keyed
                 firstKeys = false
+                rekeyed = true
             } else {
                 let session = LinkSession(keys: keys, padding: configuration.padding ? .buckets : .minimal)
                 state.stage = .awaitingProfile(KeyedLink(session: session, neighbour: neighbour, keyedAt: now))
@@ -145,7 +161,12 @@ extension MeshEngine {
             linkCounters.keyExchanges += 1
             if let reply { sendKeyExchange(reply, on: link, now: now) }
             emit(.linkKeyed(link, neighbour: neighbour))
-            if firstKeys { sendProfile(on: link, now: now) }
+            if firstKeys {
+                sendProfile(on: link, now: now)
+                // Announces that this end acknowledges (PROTOCOL.md D12).
+                sendAcknowledgement(on: link, now: now)
+            }
+            if rekeyed { resendAfterRekey(on: link, now: now) }
         } catch {
             kindCounters[.keyExchange].droppedUnverifiable += 1
             linkCounters.keyExchangeFailures += 1
@@ -184,10 +205,12 @@ extension MeshEngine {
         } catch {
             kindCounters[kind].droppedMalformed += 1
             emit(.dropped(opened.messageID, kind: kind, cause: .envelope("\(error)"), link: link))
+            acceptedPacket(on: link, now: now)
             return
         }
         kindCounters[kind].received += 1
         neighbourTable.heard(neighbour, now: now)
         receiveEnvelope(envelope, from: neighbour, on: link, now: now)
+        acceptedPacket(on: link, now: now)
     }
 }

@@ -14,12 +14,21 @@ extension MeshEngine {
         merged.retries = own.retries
         merged.messagesSentAfterLookup = own.messagesSentAfterLookup
         merged.messagesDropped = own.messagesDropped
+        merged.messagesCancelled = own.messagesCancelled
         merged.bridgedAnswersUnrequested = own.bridgedAnswersUnrequested
         return merged
     }
 
     /// Lookups in flight and messages waiting for keys.
     public var pendingLookups: PendingLookups { lookups }
+
+    /// Takes a message waiting in memory for a key out, so it is never sent (`relayctl cancel`);
+    /// nil when none waits with this ID.
+    public func cancelWaiting(_ messageID: MessageID) -> (target: NodeID, message: PendingLookups.WaitingMessage)? {
+        guard let cancelled = lookups.cancel(messageID) else { return nil }
+        lookupRequesterCounters.messagesCancelled += 1
+        return cancelled
+    }
 
     /// True when a direct message to `node` can be sealed now (its key-agreement key is known).
     public func knowsKey(of node: NodeID) -> Bool { agreementKey(of: node) != nil }

@@ -156,15 +156,36 @@ extension MeshEngine {
         let window = configuration.hold.resendWindow
         let limit = configuration.hold.messagesPerNeighbour
         guard window > .zero, limit > 0 else { return }
-        withLink(link) { $0.noteRecentSend(envelope, now: now, window: window, limit: limit) }
+        // A peer that acknowledges tells exactly what went missing (PROTOCOL.md D12).
+        withLink(link) { if !$0.delivery.peerAcknowledges { $0.noteRecentSend(envelope, now: now, window: window, limit: limit) } }
     }
 
-    /// Seals an envelope with a link's key and sends its frames.
+    /// Seals an envelope with a link's key and sends its frames. On a link whose peer acknowledges
+    /// (PROTOCOL.md D12) the envelope may instead wait for the peer's credit (true: it goes out
+    /// when acknowledgements free credit) or be refused (false). `attempt` is 1 for a first send;
+    /// `bypassingCredit` sends at once what already waited or is sent again.
     @discardableResult
-    func sendSealed(_ envelope: Envelope, on link: LinkID, now: Duration, encoded: [UInt8]? = nil) -> Bool {
+    func sendSealed(
+        _ envelope: Envelope, on link: LinkID, now: Duration, encoded: [UInt8]? = nil, attempt: Int = 1,
+        bypassingCredit: Bool = false
+    ) -> Bool {
+        if !bypassingCredit {
+            switch withLink(link, { $0.delivery.decide(envelope) }) {
+            case nil:
+                return false
+            case .wait:
+                linkCounters.creditWaits += 1
+                return true
+            case .refuse:
+                linkCounters.creditRefusals += 1
+                return false
+            case .send:
+                break
+            }
+        }
         // In place: copying the link state out (Dictionary's getter) and back retains each of
         // its references, and mutating the copy copied its replay window and held transfer IDs.
-        let sealed: (packet: [UInt8], rekey: Bool)?
+        let sealed: (packet: [UInt8], counter: UInt64, rekey: Bool)?
         do {
             sealed = try withLink(link) { (state) throws(CryptoError) in
                 try state.seal(envelope, encoded: encoded ?? envelope.encoded(), now: now)
@@ -173,8 +194,9 @@ extension MeshEngine {
             linkCounters.sealFailures += 1
             return false
         }
-        guard let (packet, rekey) = sealed else { return false }
-        let sent = sendFrames(of: packet, kind: envelope.kind, on: link, now: now)
+        guard let (packet, counter, rekey) = sealed else { return false }
+        let sent = sendFrames(of: packet, kindByte: envelope.kind.rawValue, on: link, now: now)
+        if sent { withLink(link) { $0.delivery.sent(envelope, counter: counter, attempt: attempt, now: now) } }
         if rekey {
             linkCounters.rekeys += 1
             startKeyExchange(on: link, now: now)
@@ -185,10 +207,16 @@ extension MeshEngine {
     /// Splits a message for the link's current MTU and queues its frames.
     @discardableResult
     func sendFrames(of message: [UInt8], kind: MessageKind, on link: LinkID, now: Duration) -> Bool {
+        sendFrames(of: message, kindByte: kind.rawValue, on: link, now: now)
+    }
+
+    /// Splits a message with frame kind byte `kindByte` for the link's current MTU and queues its frames.
+    @discardableResult
+    func sendFrames(of message: [UInt8], kindByte: UInt8, on link: LinkID, now: Duration) -> Bool {
         let split: SplitMessage
         do {
             // In place (see sendSealed).
-            guard let made = try withLink(link, { (state) throws(SplitError) in try state.split(message, kind: kind, now: now) })
+            guard let made = try withLink(link, { (state) throws(SplitError) in try state.split(message, kindByte: kindByte, now: now) })
             else { return false }
             split = made
         } catch {

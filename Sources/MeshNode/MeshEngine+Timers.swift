@@ -18,6 +18,7 @@ extension MeshEngine {
             emit(.neighbourDeparted(node))
         }
         rekeyAgedLinks(now: now)
+        runLinkDelivery(now: now)
         if pacing.takeHeartbeat(now: now) { sendHeartbeats(now: now) }
         if pacing.noticeDue(now: now, hasNeighbours: !readyNeighbours().isEmpty) { sendJoinNotice(now: now) }
         flushRelays(now: now)

@@ -90,6 +90,17 @@ public struct PendingLookups: Sendable {
         return gone
     }
 
+    /// Takes one waiting message out (its writer cancelled it); the lookup itself goes on.
+    /// Returns the message and its target, nil when no lookup holds it.
+    public mutating func cancel(_ messageID: MessageID) -> (target: NodeID, message: WaitingMessage)? {
+        for (target, lookup) in lookups {
+            guard let index = lookup.messages.firstIndex(where: { $0.messageID == messageID }) else { continue }
+            let message = lookups[target]!.messages.remove(at: index)
+            return (target, message)
+        }
+        return nil
+    }
+
     /// The lookup for `target` ends because its key is known; returns it with its messages.
     public mutating func resolve(_ target: NodeID) -> Lookup? {
         lookups.removeValue(forKey: target)

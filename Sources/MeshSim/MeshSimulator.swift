@@ -37,6 +37,8 @@ public final class MeshSimulator {
     public private(set) var trace = MessageTrace()
 
     private let configuration: EngineConfiguration
+    /// Configurations of single nodes that differ from `configuration` (an older node beside newer ones).
+    private let nodeConfigurations: [Int: EngineConfiguration]
     /// Each node's wall clock at virtual time zero, in milliseconds since the Unix epoch.
     private let wallClocks: [UInt64]
     private var queue = EventQueue<Event>()
@@ -48,19 +50,21 @@ public final class MeshSimulator {
 
     /// Creates `count` nodes with fresh identities. `wallClocks` gives node `i` the wall clock
     /// `wallClocks[i]` (milliseconds since the Unix epoch) at virtual time zero, so a node's
-    /// clock can be set wrong; nodes it does not name start at 0.
+    /// clock can be set wrong; nodes it does not name start at 0. `nodeConfigurations` gives single nodes their own configuration.
     public init(
         nodeCount count: Int, seed: UInt64, configuration: EngineConfiguration = EngineConfiguration(),
-        tickInterval: Duration = .milliseconds(250), wallClocks: [UInt64] = []
+        tickInterval: Duration = .milliseconds(250), wallClocks: [UInt64] = [],
+        nodeConfigurations: [Int: EngineConfiguration] = [:]
     ) throws {
         self.configuration = configuration
+        self.nodeConfigurations = nodeConfigurations
         self.wallClocks = (0..<count).map { $0 < wallClocks.count ? wallClocks[$0] : 0 }
         self.tickInterval = tickInterval
         self.random = SplitMix64(seed: seed)
         var nodes: [SimNode] = []
         for index in 0..<count {
             let identity = try Self.identity(seed: seed, index: index)
-            var config = configuration
+            var config = nodeConfigurations[index] ?? configuration
             config.displayName = "node-\(index)"
             let engine = MeshEngine(
                 identity: identity, configuration: config, wallClockAtZero: self.wallClocks[index],
@@ -116,7 +120,7 @@ public final class MeshSimulator {
         let affected = live.keys.filter { $0.central == index || $0.peripheral == index }.sorted { $0.id < $1.id }
         let specs = affected.map { live[$0]!.spec }
         for connection in affected { disconnect(connection) }
-        var config = configuration
+        var config = nodeConfigurations[index] ?? configuration
         config.displayName = "node-\(index)"
         // The node's wall clock keeps running across the restart, as a real one does.
         let (seconds, attoseconds) = now.components

@@ -10,7 +10,9 @@ import MeshProtocol
 /// only link (ID 0) goes to the engine. Setup runs the key exchanges and profile exchanges to
 /// the end; afterwards the targets receive nothing (what the engine relays is counted and
 /// dropped), so only the engine under test does work in a measured loop (meshbench's relay
-/// path, AllocationTests' thresholds).
+/// path, AllocationTests' thresholds). The neighbours run without the link acknowledgement
+/// (PROTOCOL.md D12, as older nodes): they answer nothing in the measured loop, so a peer's
+/// credit would stop the engine after 32 messages.
 public final class RelayHarness {
     /// The engine under test.
     public let engine: MeshEngine
@@ -34,9 +36,12 @@ public final class RelayHarness {
     public init(attMTU: Int, targetCount: Int, configuration: EngineConfiguration) throws {
         frameSize = min(attMTU - 3, LinkInfo.frameSizes.upperBound)
         engine = MeshEngine(identity: try NodeIdentity.generate(), configuration: configuration, random: SplitMix64(seed: 1))
-        source = MeshEngine(identity: try NodeIdentity.generate(), configuration: configuration, random: SplitMix64(seed: 2))
+        var neighbourConfiguration = configuration
+        neighbourConfiguration.linkDelivery.acknowledges = false
+        source = MeshEngine(identity: try NodeIdentity.generate(), configuration: neighbourConfiguration, random: SplitMix64(seed: 2))
         targets = try (0..<targetCount).map { index in
-            MeshEngine(identity: try NodeIdentity.generate(), configuration: configuration, random: SplitMix64(seed: UInt64(index + 3)))
+            MeshEngine(
+                identity: try NodeIdentity.generate(), configuration: neighbourConfiguration, random: SplitMix64(seed: UInt64(index + 3)))
         }
         var queue: [(toEngine: Bool, neighbour: Int, frame: [UInt8])] = []
         let neighbours = [source] + targets

@@ -14,6 +14,7 @@ public enum RelayctlArguments {
         var json = false
         var wantsHelp = false
         var to: String?
+        var detach = false
         var exposition: MetricsFormatter.Exposition?
         var command: String?
         var words: [String] = []
@@ -41,6 +42,7 @@ public enum RelayctlArguments {
             case "--socket", "-s": explicitSocket = try value("--socket", inline: inline)
             case "--config", "-c": config = try value("--config", inline: inline)
             case "--to", "-t": to = try value("--to", inline: inline)
+            case "--detach", "-d": detach = true
             case "--openmetrics": exposition = .openMetrics
             case "--prometheus": exposition = .prometheus
             default: throw RelayctlUsageError("unknown option \(parts[0])", command: command)
@@ -48,11 +50,17 @@ public enum RelayctlArguments {
         }
         if wantsHelp || command == helpCommand {
             let topic = command == helpCommand ? words.first : command
+            if let topic, topic != helpCommand, ControlCommand(rawValue: topic) == nil {
+                throw RelayctlUsageError("unknown command '\(PlainText.sanitized(topic, maxBytes: 64))'; relayctl --help lists them")
+            }
             return RelayctlInvocation(command: .help(topic), socketPath: socket, json: json)
         }
         guard let name = command else { throw RelayctlUsageError("missing command") }
-        guard let command = ControlCommand(rawValue: name) else { throw RelayctlUsageError("unknown command '\(name)'") }
+        guard let command = ControlCommand(rawValue: name) else {
+            throw RelayctlUsageError("unknown command '\(PlainText.sanitized(name, maxBytes: 64))'")
+        }
         if command != .send, to != nil { throw RelayctlUsageError("--to only applies to send", command: name) }
+        if command != .send || to == nil, detach { throw RelayctlUsageError("--detach only applies to send --to", command: name) }
         if command != .doctor, config != nil { throw RelayctlUsageError("--config only applies to doctor", command: name) }
         if command != .stats, exposition != nil {
             throw RelayctlUsageError("--openmetrics and --prometheus only apply to stats", command: name)
@@ -61,27 +69,63 @@ public enum RelayctlArguments {
         let parsed: RelayctlCommand
         switch command {
         case .send:
-            guard !words.isEmpty else { throw RelayctlUsageError("send needs the message text", command: name) }
-            if let to, NodeID(hex: to) == nil {
-                throw RelayctlUsageError("--to needs a 32-hex-digit node ID (see relayctl peers)", command: name)
+            let text = words.joined(separator: " ")
+            guard !text.isEmpty else { throw RelayctlUsageError("send needs the message text (it may not be empty)", command: name) }
+            try checkText(text, command: name)
+            if let to, to.isEmpty {
+                throw RelayctlUsageError("--to needs a node: its ID, a prefix of 4 or more hex digits, or its name (see relayctl peers)", command: name)
             }
-            parsed = .send(text: words.joined(separator: " "), to: to?.lowercased())
+            parsed = .send(text: text, to: to, detach: detach)
         case .lookup:
-            guard words.count == 1, let node = words.first, NodeID(hex: node) != nil else {
-                throw RelayctlUsageError("lookup needs one 32-hex-digit node ID (a short ID cannot be looked up)", command: name)
+            guard words.count == 1, let node = words.first, !node.isEmpty else {
+                throw RelayctlUsageError("lookup needs one node: its ID, a prefix of 4 or more hex digits, or its name", command: name)
             }
-            parsed = .lookup(node.lowercased())
+            parsed = .lookup(node)
+        case .cancel:
+            guard words.count == 1, let message = words.first, !message.isEmpty else {
+                throw RelayctlUsageError("cancel needs one message ID (or a prefix of 4 or more hex digits; relayctl mailbox lists them)", command: name)
+            }
+            parsed = .cancel(message)
         case .peers: parsed = .peers
         case .stats: parsed = exposition.map { .metrics($0) } ?? .stats
         case .watch: parsed = .watch
         case .status: parsed = .status
         case .id: parsed = .id
-        case .mailbox: parsed = .mailbox
+        case .mailbox:
+            if let verb = words.first {
+                guard verb == "drop" || verb == "cancel" else {
+                    throw RelayctlUsageError("mailbox takes no arguments, or drop MESSAGE_ID", command: name)
+                }
+                guard words.count == 2, !words[1].isEmpty else { throw RelayctlUsageError("mailbox \(verb) needs one message ID", command: name) }
+                parsed = .cancel(words[1])
+            } else {
+                parsed = .mailbox
+            }
         case .doctor: parsed = .doctor(config: config, socket: explicitSocket)
         }
-        if command != .send, command != .lookup, !words.isEmpty {
+        if ![.send, .lookup, .cancel, .mailbox].contains(command), !words.isEmpty {
             throw RelayctlUsageError("\(name) takes no arguments", command: name)
         }
         return RelayctlInvocation(command: parsed, socketPath: socket, json: json)
+    }
+
+    /// Refuses message text meshnoded would refuse, before anything is sent: longer than
+    /// `ChatBody.maxTextLength` (4,096) UTF-8 bytes.
+    static func checkText(_ text: String, command: String) throws(RelayctlUsageError) {
+        let bytes = text.utf8.count
+        guard bytes <= ChatBody.maxTextLength else {
+            throw RelayctlUsageError(
+                "the text is \(bytes) bytes; a message holds at most \(ChatBody.maxTextLength) bytes of UTF-8 text: nothing was sent",
+                command: command)
+        }
+    }
+
+    /// Refuses arguments that are not valid UTF-8 (`CommandLine.arguments` would replace the bad
+    /// bytes with U+FFFD and the message would go out changed); `raw` is argv after the program name.
+    public static func checkEncoding(_ raw: [[UInt8]]) throws(RelayctlUsageError) {
+        for (index, bytes) in raw.enumerated() where String(validating: bytes, as: UTF8.self) == nil {
+            throw RelayctlUsageError(
+                "argument \(index + 1) is not valid UTF-8 (check the terminal's or the script's encoding, e.g. LANG=C.UTF-8): nothing was sent")
+        }
     }
 }

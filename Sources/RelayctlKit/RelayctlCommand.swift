@@ -2,10 +2,14 @@ import MeshProtocol
 
 /// A relayctl command with its own arguments.
 public enum RelayctlCommand: Equatable, Sendable {
-    /// Send a chat message; `to` nil broadcasts.
-    case send(text: String, to: String?)
-    /// Show what is known of a node (32 hex digits), looking its key up when needed.
+    /// Send a chat message; `to` nil broadcasts, otherwise the node as typed (full ID, a prefix
+    /// of 4 or more hex digits, or a name; `IDResolver`). `detach`: do not wait for a key lookup.
+    case send(text: String, to: String?, detach: Bool = false)
+    /// Show what is known of a node (as typed, like `send`'s `to`), looking its key up when needed.
     case lookup(String)
+    /// Cancel one of this node's messages waiting for a key (its ID or a prefix of it), `cancel`
+    /// or `mailbox drop`.
+    case cancel(String)
     /// List neighbours and remote nodes.
     case peers
     /// Show counters and memory.

@@ -16,4 +16,7 @@ public enum RelayctlExitCode: Int32, Sendable, CaseIterable {
     case protocolError = 76
     /// `doctor`: a check failed, or meshnoded's configuration file is bad (EX_CONFIG).
     case doctorFail = 78
+    /// Ctrl-C (SIGINT) or SIGTERM ended a wait; a message waiting for a key was cancelled unless
+    /// `--detach` was given (128 + SIGINT, as a shell reports it).
+    case interrupted = 130
 }

@@ -12,16 +12,21 @@ public struct RelayctlRunner: Sendable {
     public var formatter: ReportFormatter
     /// How long to wait for the daemon before giving up (not used while watching).
     public var timeout: Duration
+    /// Waits between polls of a key lookup; true when the operator interrupted (Ctrl-C) instead.
+    /// `InterruptiblePause.wait` in the tool; tests pass their own.
+    public var pause: @Sendable (Duration) -> Bool
 
     /// Creates a runner.
     public init(
         out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
-        formatter: ReportFormatter = ReportFormatter(), timeout: Duration = .seconds(10)
+        formatter: ReportFormatter = ReportFormatter(), timeout: Duration = .seconds(10),
+        pause: @escaping @Sendable (Duration) -> Bool = InterruptiblePause.wait
     ) {
         self.out = out
         self.err = err
         self.formatter = formatter
         self.timeout = timeout
+        self.pause = pause
     }
 
     /// Runs the invocation.
@@ -50,10 +55,19 @@ public struct RelayctlRunner: Sendable {
     private func perform(_ invocation: RelayctlInvocation, client: ControlClient) throws(ControlClientError) -> RelayctlExitCode {
         let json = invocation.json
         switch invocation.command {
-        case .send(let text, let to):
+        case .send(let text, let typed, let detach):
+            var to: String?
+            if let typed {
+                switch try resolveNode(typed, client: client) {
+                case .resolved(let id): to = id
+                case .failed(let code): return code
+                }
+            }
             let reply = try client.request(ControlRequest(.send, text: text, to: to), as: SendReport.self)
             guard reply.ok, let sent = reply.result else { return refused(reply.error) }
-            if sent.waitingForKey == true, let to { return try awaitSend(sent, to: to, client: client, json: json) }
+            if sent.waitingForKey == true, let to {
+                return try awaitSend(sent, to: to, detach: detach, client: client, json: json)
+            }
             if sent.heldInMailbox == true, !json {
                 err("relayctl: the recipient is not in range; the message is held in this node's mailbox "
                     + "and handed over when it is back (relayctl mailbox)\n")
@@ -64,7 +78,12 @@ public struct RelayctlRunner: Sendable {
             }
             out(json ? String(decoding: ControlJSON.line(sent), as: UTF8.self) : sent.messageID + "\n")
             return .ok
-        case .lookup(let node): return try lookup(node, client: client, json: json)
+        case .cancel(let typed): return try cancel(typed, client: client, json: json)
+        case .lookup(let typed):
+            switch try resolveNode(typed, client: client) {
+            case .resolved(let node): return try lookup(node, client: client, json: json)
+            case .failed(let code): return code
+            }
         case .peers: return try ask(client, ControlRequest(.peers), PeersReport.self, json, formatter.peers)
         case .stats: return try ask(client, ControlRequest(.stats), StatsReport.self, json, formatter.stats)
         case .metrics(let exposition):

@@ -66,7 +66,10 @@ public struct ReportFormatter: Sendable {
 
     /// One line per recipient with mail held: short ID, messages, bytes, age of the oldest.
     public func mailbox(_ report: MailboxReport) -> String {
-        guard report.enabled else { return "The mailbox is off ([mailbox] enabled = false, or its database could not be opened).\n" }
+        let waiting = report.waitingMessages.map(waitingMessages)
+        guard report.enabled else {
+            return "The mailbox is off ([mailbox] enabled = false, or its database could not be opened).\n" + (waiting ?? "")
+        }
         var table = TextTable(headers: ["RECIPIENT", "MESSAGES", "BYTES", "OLDEST"], alignments: [.left, .right, .right, .right])
         for recipient in report.recipients {
             table.append([recipient.shortID, String(recipient.count), Self.bytes(UInt64(recipient.bytes)),
@@ -74,10 +77,22 @@ public struct ReportFormatter: Sendable {
         }
         let total = report.recipients.reduce(0) { $0 + $1.count }
         return "Held for \(report.recipients.count) recipient(s), \(total) message(s); database \(Self.bytes(UInt64(report.databaseBytes))):\n"
-            + (report.recipients.isEmpty ? "  none\n" : table.rendered()) + waitingForKey(report.waitingForKey ?? [])
+            + (report.recipients.isEmpty ? "  none\n" : table.rendered()) + (waiting ?? waitingForKey(report.waitingForKey ?? []))
     }
 
-    /// This node's own messages waiting for keys, per recipient.
+    /// This node's own messages waiting for keys, one line per message (daemons that list them).
+    private func waitingMessages(_ messages: [MailboxReport.WaitingMessage]) -> String {
+        var table = TextTable(headers: ["MESSAGE", "TO", "TEXT", "AGE", "KEPT"], alignments: [.left, .left, .right, .right, .left])
+        for message in messages {
+            table.append([String(message.messageID.prefix(8)), message.shortID, Self.bytes(UInt64(message.bytes)),
+                          Self.duration(message.ageSeconds), message.stored ? "database" : "memory (this lookup)"])
+        }
+        let footer = messages.isEmpty ? "" : "relayctl mailbox drop MESSAGE cancels one.\n"
+        return "\nWaiting for a key, \(messages.count) message(s) of this node's own:\n"
+            + (messages.isEmpty ? "  none\n" : table.rendered()) + footer
+    }
+
+    /// This node's own messages waiting for keys, per recipient (daemons without per-message lines).
     private func waitingForKey(_ recipients: [MailboxReport.Recipient]) -> String {
         var table = TextTable(headers: ["RECIPIENT", "MESSAGES", "TEXT", "OLDEST"], alignments: [.left, .right, .right, .right])
         for recipient in recipients {

@@ -27,7 +27,16 @@ func processEnvironment() -> [String: String] {
     return result
 }
 let runner = RelayctlRunner(out: { write(STDOUT_FILENO, $0) }, err: { write(STDERR_FILENO, $0) })
+/// argv after the program name as raw bytes, to refuse text that is not UTF-8 (CommandLine.arguments
+/// would have repaired it with U+FFFD).
+func rawArguments() -> [[UInt8]] {
+    (1..<Int(CommandLine.argc)).map { index in
+        guard let pointer = CommandLine.unsafeArgv[index] else { return [] }
+        return Array(UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: strlen(pointer)))
+    }
+}
 do throws(RelayctlUsageError) {
+    try RelayctlArguments.checkEncoding(rawArguments())
     let invocation = try RelayctlArguments.parse(Array(CommandLine.arguments.dropFirst()),
                                                  environment: processEnvironment())
     exit(runner.run(invocation).rawValue)

@@ -54,6 +54,31 @@ struct ConfigSourceTests {
         #expect(throws: ConfigError.self) { try DaemonCommandLine.parse(["stray"]) }
     }
 
+    @Test func anUnknownFlagIsUnknownEvenWithoutAValue() {
+        #expect(throws: ConfigError(file: "--frob", line: nil, problem: .badFlag("unknown option; see meshnoded --help"))) {
+            try DaemonCommandLine.parse(["--frob"])
+        }
+        #expect(throws: ConfigError(file: "--frob", line: nil, problem: .badFlag("unknown option; see meshnoded --help"))) {
+            try DaemonCommandLine.parse(["--frob", "--check-config"])
+        }
+    }
+
+    @Test func aRuleBrokenByFlagsBlamesTheFlagsNotAMissingFile() throws {
+        let directory = try TemporaryDirectory()
+        let absent = directory.path + "/absent.conf"
+        var invocation = try DaemonCommandLine.parse(["--seen.max_clock_skew=10m", "--check-config"])
+        invocation.configPath = absent
+        let error = #expect(throws: ConfigError.self) { try invocation.loadConfig() }
+        #expect(error?.file == "--seen.max_clock_skew")
+        #expect(error?.description.contains(absent) == false)
+        let present = directory.path + "/present.conf"
+        try "[seen]\nexpiry = 10m\n".write(toFile: present, atomically: true, encoding: .utf8)
+        invocation.configPath = present
+        let both = #expect(throws: ConfigError.self) { try invocation.loadConfig() }
+        #expect(both?.file == "\(present) and --seen.max_clock_skew")
+        #expect(ConfigLoader.sources(file: nil, overrides: []) == "defaults")
+    }
+
     @Test func actions() throws {
         #expect(try DaemonCommandLine.parse(["--help"]).action == .help)
         #expect(try DaemonCommandLine.parse(["--check-config"]).action == .checkConfig)

@@ -67,6 +67,20 @@ struct FixedVectorTests {
         var sessionB = LinkSession(keys: keysB)
         #expect(try sessionB.open(kind: .message, packet: V.linkPacket).plaintext == Array("hello mesh".utf8))
 
+        // B acknowledges it (D12): what B's window says, sealed under frame kind 0x08.
+        let accepted = sessionB.acceptedCounters
+        #expect(accepted.highest == 1 && accepted.received == 0)
+        let body = LinkAcknowledgementBody(highest: accepted.highest, received: accepted.received, credit: 32)
+        #expect(body.encoded() == V.acknowledgementBody)
+        let acknowledgement = try sessionB.seal(
+            frameKind: LinkAcknowledgementBody.frameKind, messageID: V.messageID, plaintext: body.encoded(), nonce: V.nonce)
+        #expect(acknowledgement == V.acknowledgementPacket)
+        #expect(try sessionA.open(frameKind: LinkAcknowledgementBody.frameKind, packet: V.acknowledgementPacket).plaintext == V.acknowledgementBody)
+        #expect(!sessionA.lastOpenUsedPreviousKey)
+        // The kind byte is authenticated: the same packet does not open as a message.
+        var sessionA2 = LinkSession(keys: keysA)
+        #expect(throws: CryptoError.self) { try sessionA2.open(kind: .message, packet: V.acknowledgementPacket) }
+
         let box = try InnerSeal.seal(
             Array("hi B".utf8), recipientAgreementKey: b.agreementPublicKey, origin: a.nodeID, destination: b.nodeID,
             messageID: V.messageID, kind: .message, padding: .buckets,

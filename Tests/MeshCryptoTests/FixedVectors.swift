@@ -74,6 +74,12 @@ enum FixedVectors {
         "a0a1a2a3a4a5a6a7a8a9aaabacadaeaf00000000000000010001020304050607"
         + "08090a0b321169e822b29522840e425d76bfc76a9d8a56e5d625237757e65f73"
         + "165b67d2c4f9391c6cafc2e97c89ffdec6919206")
+    /// B's acknowledgement of A's packet 1 (PROTOCOL.md D12): highest 1, no bitmap, credit 32,
+    /// sealed by B with key B→A, counter 1, the fixed nonce and message ID, frame kind 0x08.
+    static let acknowledgementBody = hex("01000000000000000100000000000000000020")
+    static let acknowledgementPacket = hex(
+        "a0a1a2a3a4a5a6a7a8a9aaabacadaeaf0000000000000001000102030405060708090a0b"
+        + "305bec0a75e27cc620d1502ae9e3a5344845cfbf8a9e5a481249104986dd56b7b425b8958c74d855803b35134d23c162")
     static let innerBox = hex(
         "04e45054eb5b1abd976650f7f395bf51d0d8dd193e0174e7a14a1c8c127fbdf2"
         + "dbaefe3293b0445f3f92bf8e108202e009415c899499620c71b7f6df9021132c"

@@ -68,4 +68,28 @@ struct PaddingTests {
         for counter in (1_000 - UInt64(size) + 1)..<1_000 { window.accept(counter) }
         #expect((1_000 - UInt64(size) + 1...1_000).allSatisfy { !window.isFresh($0) })
     }
+
+    @Test("A window states exactly what it accepted in the 64 counters below its highest", arguments: [1, 64, 200])
+    func acknowledgement(_ size: Int) {
+        var window = ReplayWindow(size: size)
+        #expect(window.acknowledgement() == (highest: 0, received: 0))
+        var accepted: Set<UInt64> = []
+        // 1…300 with every counter divisible by 3 or 7 missing; each accepted while it is fresh.
+        for counter: UInt64 in 1...300 where counter % 3 != 0 && counter % 7 != 0 && window.isFresh(counter) {
+            window.accept(counter)
+            accepted.insert(counter)
+            let (highest, received) = window.acknowledgement()
+            #expect(highest == counter)
+            for offset: UInt64 in 0..<64 where highest > offset + 1 {
+                let named = received & (1 << offset) != 0
+                #expect(named == accepted.contains(highest - 1 - offset), "counter \(highest - 1 - offset) at highest \(highest)")
+            }
+            #expect(highest > 64 || received >> max(0, highest - 1) == 0, "no bit for counters below 1")
+        }
+        // A late counter within the window fills its bit.
+        if size >= 64 {
+            window.accept(297)
+            #expect(window.acknowledgement().received & (1 << 1) != 0)
+        }
+    }
 }

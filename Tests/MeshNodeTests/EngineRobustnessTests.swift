@@ -7,44 +7,80 @@ import Testing
 
 @Suite("Engine robustness")
 struct EngineRobustnessTests {
-    @Test("Every single-byte change to a message's frames is dropped and counted; later traffic still flows")
-    func tamperedFrames() throws {
-        let pair = try EnginePair()
-        pair.advance(.milliseconds(250))
-        try pair.send("clean")
-        #expect(pair.delivered.map(\.text) == ["clean"])
-
+    /// Sends "carrier" once clean, then once per altered byte (every 5th byte of each of its
+    /// frames), `between` apart; returns how many altered copies went out.
+    private func sendTampered(_ pair: EnginePair, between: Duration) throws -> Int {
         var frameSizes: [Int] = []
-        pair.tamper = { frame in frameSizes.append(frame.count); return [frame] }
+        pair.tamper = { frame in
+            if frame.first == MessageKind.message.rawValue { frameSizes.append(frame.count) }
+            return [frame]
+        }
         try pair.send("carrier")
         #expect(frameSizes.count >= 2)
-
         var flips = 0
         for (frameIndex, size) in frameSizes.enumerated() {
             for byteIndex in stride(from: 0, to: size, by: 5) {
                 var seen = 0
+                // Only the new message's frames count: acknowledgements and messages sent again pass.
                 pair.tamper = { frame in
+                    guard frame.first == MessageKind.message.rawValue else { return [frame] }
                     defer { seen += 1 }
                     var altered = frame
                     if seen == frameIndex { altered[byteIndex] ^= 0x5A }
                     return [altered]
                 }
                 try pair.send("carrier")
+                pair.advance(between)
                 flips += 1
             }
         }
         pair.tamper = { [$0] }
+        return flips
+    }
+
+    @Test("Every single-byte change to a message's frames is dropped and counted; later traffic still flows")
+    func tamperedFrames() throws {
+        // Between older nodes (no link acknowledgements): each altered copy is simply lost.
+        var configuration = EngineConfiguration()
+        configuration.linkDelivery.acknowledges = false
+        let pair = try EnginePair(configuration: configuration)
+        pair.advance(.milliseconds(250))
+        try pair.send("clean")
+        #expect(pair.delivered.map(\.text) == ["clean"])
+        let flips = try sendTampered(pair, between: .zero)
         pair.advance(.seconds(11))  // partial transfers left by altered headers time out
         let link = pair.b.linkCounters
         let fragments = pair.b.fragmenterCounters
         let message = pair.b.kindCounters[.message]
-        let failures = link.sealFailures + link.replays + UInt64(fragments.rejected + fragments.timedOut)
+        let failures = link.sealFailures + link.replays + link.unknownKinds + UInt64(fragments.rejected + fragments.timedOut)
             + message.droppedMalformed + message.droppedUnverifiable
         #expect(failures >= UInt64(flips))
         #expect(pair.delivered.filter { $0.text == "carrier" }.count == 1)
         try pair.send("after the storm")
         #expect(pair.delivered.last?.text == "after the storm")
         print("tampered \(flips) messages: \(link.sealFailures) seal failures, \(fragments.rejected) fragment rejections, \(fragments.timedOut) timed out")
+    }
+
+    @Test("With link acknowledgements every altered copy is dropped and counted, and each message still arrives once")
+    func tamperedFramesAcknowledged() throws {
+        let pair = try EnginePair()
+        pair.advance(.milliseconds(250))
+        try pair.send("clean")
+        let flips = try sendTampered(pair, between: .milliseconds(250))
+        pair.advance(.seconds(4))
+        pair.advance(.seconds(4))
+        let link = pair.b.linkCounters
+        let fragments = pair.b.fragmenterCounters
+        let message = pair.b.kindCounters[.message]
+        let failures = link.sealFailures + link.replays + link.unknownKinds + UInt64(fragments.rejected + fragments.timedOut)
+            + message.droppedMalformed + message.droppedUnverifiable
+        #expect(failures >= UInt64(flips))
+        let carriers = Dictionary(grouping: pair.delivered.filter { $0.text == "carrier" }, by: \.messageID)
+        #expect(carriers.count == flips + 1, "every copy sent, altered or not, arrives")
+        #expect(carriers.values.allSatisfy { $0.count == 1 }, "and each exactly once")
+        #expect(pair.a.linkCounters.resent >= UInt64(flips) / 2)
+        try pair.send("after the storm")
+        #expect(pair.delivered.last?.text == "after the storm")
     }
 
     @Test("100,000 random frames on a live link: no crash, buffers within caps, the link keeps working")

@@ -11,7 +11,11 @@ struct FloodStar {
     let sim: MeshSimulator
 
     init(configuration: EngineConfiguration = EngineConfiguration(), seed: UInt64 = 7) throws {
-        sim = try MeshSimulator(nodeCount: 4, seed: seed, configuration: configuration)
+        // M floods as a hostile node would: it ignores B's credit (PROTOCOL.md D12), which only
+        // paces a peer that keeps the rules.
+        var flooder = configuration
+        flooder.linkDelivery.acknowledges = false
+        sim = try MeshSimulator(nodeCount: 4, seed: seed, configuration: configuration, nodeConfigurations: [Self.m: flooder])
         sim.connect(Self.a, Self.b)
         sim.connect(Self.b, Self.c)
         sim.connect(Self.m, Self.b)

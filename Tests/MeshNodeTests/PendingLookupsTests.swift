@@ -28,6 +28,21 @@ struct PendingLookupsTests {
         #expect(table.lookups.isEmpty)
     }
 
+    @Test("A cancelled message leaves its lookup, which goes on; an unknown ID cancels nothing")
+    func cancel() {
+        var table = PendingLookups(limits: limits)
+        let target = NodeID(testIndex: 5)
+        let other = try! MessageID(bytes: Array(repeating: 8, count: 16))
+        _ = table.start(target, tag: 1, now: .zero)
+        #expect(table.enqueue("keep", id: Self.id, for: target) && table.enqueue("drop", id: other, for: target))
+        let cancelled = table.cancel(other)
+        #expect(cancelled?.target == target && cancelled?.message.text == "drop")
+        let again = table.cancel(other)
+        #expect(again == nil)
+        #expect(table.lookups[target]?.messages.map(\.messageID) == [Self.id])
+        #expect(table.waitingMessages == 1)
+    }
+
     @Test("Lookups and waiting messages are bounded")
     func bounds() {
         var table = PendingLookups(limits: limits)

@@ -21,10 +21,10 @@ struct ControlCommandTests {
         String(decoding: ControlRequestHandler(node: FakeNode()).handle(Array(line.utf8)).reply, as: UTF8.self)
     }
 
-    @Test("an unknown command, and doctor, get the unknown_command reply byte for byte as before (lookup, mailbox added last)")
+    @Test("an unknown command, and doctor, get the unknown_command reply byte for byte as before (lookup, mailbox, cancel added last)")
     func unknownCommandReply() {
         let expected = #"{"error":{"code":"unknown_command","message":"unknown command; expected one of "#
-            + #"send, peers, stats, status, id, watch, lookup, mailbox"},"id":7,"ok":false}"# + "\n"
+            + #"send, peers, stats, status, id, watch, lookup, mailbox, cancel"},"id":7,"ok":false}"# + "\n"
         #expect(Self.reply(to: #"{"id":7,"command":"reboot"}"#) == expected)
         #expect(Self.reply(to: #"{"id":7,"command":"doctor"}"#) == expected)
         #expect(Self.reply(to: #"{"id":7,"command":"help"}"#) == expected)
@@ -41,7 +41,7 @@ struct ControlCommandTests {
     @Test("relayctl parses every command", arguments: ControlCommand.allCases)
     func relayctlParsesEveryCommand(_ command: ControlCommand) throws {
         let node = "f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff"
-        let words = command == .send ? ["send", "hi"] : command == .lookup ? ["lookup", node] : [command.rawValue]
+        let words = command == .send ? ["send", "hi"] : command == .lookup || command == .cancel ? [command.rawValue, node] : [command.rawValue]
         let parsed = try RelayctlArguments.parse(words, environment: [:]).command
         let expected: RelayctlCommand = switch command {
         case .send: .send(text: "hi", to: nil)
@@ -51,6 +51,7 @@ struct ControlCommandTests {
         case .status: .status
         case .id: .id
         case .mailbox: .mailbox
+        case .cancel: .cancel(node)
         case .watch: .watch
         case .doctor: .doctor(config: nil, socket: nil)
         }

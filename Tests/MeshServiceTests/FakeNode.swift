@@ -51,6 +51,21 @@ final class FakeNode: NodeControlling {
             lookingUp: lookingUp, lookupSecondsAgo: lookingUp ? 0.2 : nil, waitingMessages: 0, timeoutSeconds: Self.lookupTimeout)
     }
 
+    /// Message IDs `cancel` was asked for.
+    let cancels = Mutex<[MessageID]>([])
+
+    func cancel(_ messageID: MessageID) throws(ControlFailure) -> CancelReport {
+        cancels.withLock { $0.append(messageID) }
+        guard messageID == Self.messageID else { throw .unknownMessage(messageID.hex) }
+        return CancelReport(messageID: messageID, nodeID: Self.farID, bytes: 3)
+    }
+
+    func mailbox() -> MailboxReport {
+        MailboxReport(
+            enabled: true, recipients: [], databaseBytes: 4096,
+            waitingMessages: [MailboxReport.WaitingMessage(messageID: Self.messageID, nodeID: Self.lostID, bytes: 4, ageSeconds: 2, stored: true)])
+    }
+
     func peers() -> PeersReport {
         let link = LinkReport(LinkInfo(id: LinkID(3), role: .central, remoteAddress: "127.0.0.1:7002", mtu: 185, rssi: -60))
         let profile = Profile(nodeID: Self.neighbourID, displayName: "Kitchen", icon: "🍳", role: .person,

@@ -1,3 +1,4 @@
+import Glibc
 import ControlProtocol
 import Foundation
 import MeshTestSupport
@@ -64,9 +65,21 @@ struct RelayctlRunnerTests {
     final class Output: Sendable {
         let out = Recorder<String>()
         let err = Recorder<String>()
+        /// The pause between lookup polls: true means the operator pressed Ctrl-C.
+        let pause: @Sendable (Duration) -> Bool
+
+        /// Output whose pause sleeps like the tool's, never interrupted (no signal is blocked).
+        init(pause: @escaping @Sendable (Duration) -> Bool = Output.sleep) { self.pause = pause }
+
+        static let sleep: @Sendable (Duration) -> Bool = { duration in
+            var pause = timespec(tv_sec: Int(duration.components.seconds), tv_nsec: Int(duration.components.attoseconds / 1_000_000_000))
+            _ = nanosleep(&pause, nil)
+            return false
+        }
+
         var runner: RelayctlRunner {
             RelayctlRunner(out: { self.out.append($0) }, err: { self.err.append($0) },
-                           formatter: ReportFormatter(clock: { _ in "t" }), timeout: .seconds(10))
+                           formatter: ReportFormatter(clock: { _ in "t" }), timeout: .seconds(10), pause: pause)
         }
         var stdout: String { out.all.joined() }
         var stderr: String { err.all.joined() }

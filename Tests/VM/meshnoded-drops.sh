@@ -12,9 +12,10 @@
 #   4. (RESTART=1, the default) then bluetoothd is killed with SIGKILL under the same traffic and started
 #      again 2 s later: the nodes register again, relink, and a message crosses each way within 120 s
 #      (the time from bluetoothd's start to the first message each way is printed);
-#   5. with STRICT_DELIVERY=1 (off until the engine's link acknowledgement is in, PROTOCOL.md Part B,
-#      link acknowledgement): every message sent while both ends were up (`send` said `sentTo` >= 1)
-#      and every one held for the neighbour was delivered. Without it the losses are only printed.
+#   5. with STRICT_DELIVERY=1 (the engine's link acknowledgement, PROTOCOL.md D12, is what
+#      makes it hold): every message sent while both ends were up (`send` said `sentTo` >= 1) was
+#      delivered. Without it the losses are only printed; so are those of messages held for the
+#      neighbour, which a neighbour that stays away past its departure grace legitimately loses.
 . "$MESHLAB_LIB"
 . "$(dirname "$MESHLAB_LIB")/scenario-lib.sh"
 bin=$(readlink -f "$1")
@@ -52,7 +53,7 @@ for n in A B; do
   stamp "$n sent $(value ${n}_sent_up) while linked (lost $(value ${n}_lost_up): $(value ${n}_lost_up_list)), $(value ${n}_sent_held) held for the neighbour (lost $(value ${n}_lost_held)), $(value ${n}_not_sent) refused; $(value ${n}_duplicated) delivered twice"
   [ "$(value ${n}_duplicated)" = 0 ] || fail "messages of $n delivered twice"
   if [ "${STRICT_DELIVERY:-0}" = 1 ]; then
-    [ "$(value ${n}_lost_up)" = 0 ] && [ "$(value ${n}_lost_held)" = 0 ] || fail "messages of $n sent while linked or held were lost"
+    [ "$(value ${n}_lost_up)" = 0 ] || fail "messages of $n sent while linked were lost"
   fi
 done
 stamp "recovery after a drop: median $(value recovery_median_s) s, longest $(value recovery_max_s) s"

@@ -28,7 +28,8 @@ struct ControlRequestHandler: Sendable {
         } catch {
             let id = (try? ControlJSON.decode(IDOnly.self, from: line))?.id
             return failure(id, .badRequest, "request must be a JSON object with a string 'command'"
-                           + " (and, for send, a string 'text' and a string or null 'to'; for lookup, a string 'to')")
+                           + " (and, for send, a string 'text' and a string or null 'to'; for lookup, a string 'to';"
+                           + " for cancel, a string 'messageID')")
         }
         switch ControlCommand(rawValue: request.command) {
         case .send?: return send(request)
@@ -38,6 +39,7 @@ struct ControlRequestHandler: Sendable {
         case .status?: return success(request.id, node.status())
         case .id?: return success(request.id, node.identity())
         case .mailbox?: return success(request.id, node.mailbox())
+        case .cancel?: return cancel(request)
         case .watch?:
             var outcome = success(request.id, WatchReport())
             outcome.startsWatch = true
@@ -74,6 +76,17 @@ struct ControlRequestHandler: Sendable {
         }
         do throws(ControlFailure) {
             return success(request.id, try node.lookup(target, start: request.start ?? true))
+        } catch {
+            return failure(request.id, error.code, error.description)
+        }
+    }
+
+    private func cancel(_ request: ControlRequest) -> Outcome {
+        guard let text = request.messageID, let messageID = MessageID(hex: text) else {
+            return failure(request.id, .badRequest, "cancel needs 'messageID', a 32-hex-digit message ID")
+        }
+        do throws(ControlFailure) {
+            return success(request.id, try node.cancel(messageID))
         } catch {
             return failure(request.id, error.code, error.description)
         }

@@ -13,6 +13,9 @@ public protocol NodeControlling: Sendable {
     /// What is known of `node`; starts a key lookup for it when its key is not known, none is in
     /// flight and `start` is true.
     func lookup(_ node: NodeID, start: Bool) throws(ControlFailure) -> LookupReport
+    /// Cancels one of this node's own messages waiting for a key, in memory or in the mailbox
+    /// database, so it is never sent; `unknownMessage` when none waits with this ID.
+    func cancel(_ messageID: MessageID) throws(ControlFailure) -> CancelReport
     /// Neighbours and known remote nodes.
     func peers() -> PeersReport
     /// Uptime, memory and counters.

@@ -14,6 +14,16 @@ public enum DaemonRunner {
     /// watched signals before any thread started (`SignalWatcher.blockWatchedSignals()`).
     public static func run(config: DaemonSettings, invocation: DaemonInvocation) -> Never {
         let logger = DaemonLogger(level: config.node.logLevel)
+        // Every state file is private whatever umask meshnoded was started with (the mailbox
+        // database holds the plain text of messages waiting for a key); the control socket is
+        // given its 0660 explicitly.
+        umask(0o077)
+        do throws(StateDirectoryLockError) {
+            // Held until the process ends; the descriptor is never closed.
+            _ = try StateDirectoryLock.acquire(in: config.node.stateDirectory)
+        } catch {
+            fail(.stateDirectory(error), logger: logger)
+        }
         let identity: NodeIdentity
         do throws(IdentityStoreError) {
             identity = try IdentityStore(directory: config.node.stateDirectory).loadOrCreate()

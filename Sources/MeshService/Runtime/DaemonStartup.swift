@@ -1,3 +1,4 @@
+import Glibc
 import MeshConfig
 
 /// Turns meshnoded's command line into either a configuration to run with or an exit.
@@ -15,8 +16,11 @@ public enum DaemonStartup {
         case run(DaemonSettings, DaemonInvocation)
     }
 
-    /// Parses the arguments (without the program name) and loads the configuration.
-    public static func prepare(_ arguments: [String]) -> Outcome {
+    /// Parses the arguments (without the program name), loads the configuration and checks the
+    /// files its settings name (`ConfigFileCheck`); `environment` gives `CREDENTIALS_DIRECTORY`
+    /// (default: the process's).
+    public static func prepare(_ arguments: [String], environment: [String: String]? = nil) -> Outcome {
+        let environment = environment ?? credentialsEnvironment()
         let invocation: DaemonInvocation
         do {
             invocation = try DaemonCommandLine.parse(arguments)
@@ -31,6 +35,7 @@ public enum DaemonStartup {
         let config: DaemonSettings
         do {
             config = try invocation.loadConfig()
+            try ConfigFileCheck.check(config, environment: environment)
         } catch {
             let code = if case .badFlag = error.problem { usageExitCode } else { configExitCode }
             return .exit(code: code, output: "", error: "meshnoded: \(error)\n")
@@ -40,5 +45,11 @@ public enum DaemonStartup {
         case .printConfig: return .exit(code: 0, output: config.rendered(), error: "")
         default: return .run(config, invocation)
         }
+    }
+
+    /// `CREDENTIALS_DIRECTORY` from the process environment, when systemd set it.
+    static func credentialsEnvironment() -> [String: String] {
+        guard let directory = getenv("CREDENTIALS_DIRECTORY") else { return [:] }
+        return ["CREDENTIALS_DIRECTORY": String(cString: directory)]
     }
 }

@@ -54,6 +54,10 @@ extension NodeRuntime {
                         LogFields(otherNode: node, kind: .message, hops: 0, messageID: sent.messageID))
         case .meshClock(let change):
             logger.notice(.meshClock, MeshClockText.describe(change), LogFields(reason: MeshClockText.reason(change)))
+        case .linkUnacknowledged(let link, let neighbour):
+            logger.notice(.handshakeCompleted,
+                          "the neighbour sends no link acknowledgements (an older node): delivery on this link is not confirmed",
+                          LogFields(otherNode: neighbour, link: link, reason: "unacknowledged"))
         case .mailboxDeposit:
             break  // handled by `deposit(_:depositor:)` before it is reported
 

@@ -96,7 +96,9 @@ extension NodeRuntime {
     /// Mail held per recipient: count, bytes, age of the oldest; never content.
     public func mailbox() -> MailboxReport {
         queue.sync {
-            guard let store = mailboxCourier?.store else { return MailboxReport(enabled: false, recipients: [], databaseBytes: 0) }
+            guard let store = mailboxCourier?.store else {
+                return MailboxReport(enabled: false, recipients: [], databaseBytes: 0, waitingMessages: waitingMessages())
+            }
             let meshNow = engine.meshTime(at: now)
             let recipients = store.index.summaries().map { summary in
                 MailboxReport.Recipient(
@@ -108,7 +110,47 @@ extension NodeRuntime {
                     nodeID: summary.target, count: summary.count, bytes: summary.bytes,
                     oldestAgeSeconds: Double(meshNow &- min(meshNow, summary.oldestQueuedAt)) / 1000)
             }
-            return MailboxReport(enabled: true, recipients: recipients, databaseBytes: store.databaseBytes, waitingForKey: waiting)
+            return MailboxReport(
+                enabled: true, recipients: recipients, databaseBytes: store.databaseBytes, waitingForKey: waiting,
+                waitingMessages: waitingMessages())
         }
+    }
+
+    /// This node's own messages waiting for a key, oldest first: in the mailbox database, then in
+    /// memory for a lookup in flight (their age is the lookup's). Only on `queue`.
+    func waitingMessages() -> [MailboxReport.WaitingMessage] {
+        let meshNow = engine.meshTime(at: now)
+        let stored = (mailboxCourier?.store.keyWait.entries.values.sorted { $0.sequence < $1.sequence } ?? []).map { entry in
+            MailboxReport.WaitingMessage(
+                messageID: entry.messageID, nodeID: entry.target, bytes: entry.size,
+                ageSeconds: Double(meshNow &- min(meshNow, entry.queuedAt)) / 1000, stored: true)
+        }
+        let inMemory = engine.pendingLookups.lookups.values.sorted { $0.started < $1.started }.flatMap { lookup in
+            lookup.messages.map { message in
+                MailboxReport.WaitingMessage(
+                    messageID: message.messageID, nodeID: lookup.target, bytes: message.text.utf8.count,
+                    ageSeconds: seconds(now - lookup.started), stored: false)
+            }
+        }
+        return stored + inMemory
+    }
+
+    /// Cancels a message of this node's own that waits for a key (`relayctl cancel`): out of the
+    /// mailbox database (committed, its text gone from the file and the log) or out of memory.
+    public func cancel(_ messageID: MessageID) throws(ControlFailure) -> CancelReport {
+        let report: CancelReport? = queue.sync {
+            var cancelled: (target: NodeID, bytes: Int)?
+            if let entry = mailboxCourier?.store.cancelWaiting(messageID) {
+                cancelled = (entry.target, entry.size)
+            } else if let (target, message) = engine.cancelWaiting(messageID) {
+                cancelled = (target, message.text.utf8.count)
+            }
+            guard let cancelled else { return nil }
+            logger.info(.messageOriginated, "message waiting for a key cancelled by the operator",
+                        LogFields(otherNode: cancelled.target, kind: .message, messageID: messageID, reason: "cancelled"))
+            return CancelReport(messageID: messageID, nodeID: cancelled.target, bytes: cancelled.bytes)
+        }
+        guard let report else { throw .unknownMessage(messageID.hex) }
+        return report
     }
 }

@@ -10,6 +10,8 @@ public enum StartupFailure: Error, Equatable, Sendable, CustomStringConvertible 
     case controlSocket(path: String, UnixSocketError)
     /// The transport named `kind` could not be opened.
     case transport(kind: String, reason: String)
+    /// The state directory is locked by another meshnoded, or cannot be locked.
+    case stateDirectory(StateDirectoryLockError)
     /// The node failed to start for another reason.
     case runtime(String)
 
@@ -19,6 +21,7 @@ public enum StartupFailure: Error, Equatable, Sendable, CustomStringConvertible 
         case .identity(let error): "cannot start: \(error)."
         case .controlSocket(let path, let error): "cannot start: control socket \(path): \(error)."
         case .transport(let kind, let reason): "cannot start: the \(kind) transport cannot be opened: \(reason)."
+        case .stateDirectory(let error): "cannot start: \(error)."
         case .runtime(let reason): "cannot start: \(reason)."
         }
     }
@@ -33,6 +36,11 @@ public enum StartupFailure: Error, Equatable, Sendable, CustomStringConvertible 
             case .crypto: .software
             }
         case .controlSocket, .transport: .unavailable
+        case .stateDirectory(let error):
+            switch error {
+            case .inUse: .unavailable
+            case .cannotOpen: .cannotCreate
+            }
         case .runtime: .software
         }
     }

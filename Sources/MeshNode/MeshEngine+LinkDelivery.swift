@@ -1,0 +1,126 @@
+import MeshCrypto
+import MeshLink
+import MeshProtocol
+
+/// The link acknowledgement and credit (docs/PROTOCOL.md D12): the engine's side of ``LinkDelivery``.
+extension MeshEngine {
+    /// Sends an acknowledgement of what this end accepted on `link` under the current keys, with
+    /// this node's credit. The first one on a link announces that this node acknowledges.
+    func sendAcknowledgement(on link: LinkID, now: Duration) {
+        guard configuration.linkDelivery.acknowledges else { return }
+        let messageID = newMessageID()
+        let credit = UInt16(clamping: configuration.linkDelivery.credit)
+        let packet: [UInt8]?
+        do {
+            packet = try withLink(link) { (state) throws(CryptoError) in
+                try state.withKeyed { (keyed) throws(CryptoError) in
+                    let accepted = keyed.session.acceptedCounters
+                    let body = LinkAcknowledgementBody(highest: accepted.highest, received: accepted.received, credit: credit)
+                    return try keyed.session.seal(
+                        frameKind: LinkAcknowledgementBody.frameKind, messageID: messageID, plaintext: body.encoded())
+                }
+            } ?? nil
+        } catch {
+            linkCounters.sealFailures += 1
+            return
+        }
+        guard let packet else { return }
+        withLink(link) { $0.delivery.acknowledgementSent() }
+        if sendFrames(of: packet, kindByte: LinkAcknowledgementBody.frameKind, on: link, now: now) {
+            linkCounters.acknowledgementsSent += 1
+        }
+    }
+
+    /// An acknowledgement arrived on `link`: what it confirms is done, what it shows lost goes again,
+    /// what waited for credit goes as far as the new credit allows.
+    func receiveAcknowledgement(_ packet: [UInt8], on link: LinkID, now: Duration) {
+        let opened: (plaintext: [UInt8], previousKeys: Bool, sealedUpTo: UInt64, neighbour: NodeID)?
+        do {
+            opened = try withLink(link) { (state) throws(CryptoError) in
+                try state.withKeyed { (keyed) throws(CryptoError) in
+                    let opened = try keyed.session.open(frameKind: LinkAcknowledgementBody.frameKind, packet: packet)
+                    return (opened.plaintext, keyed.session.lastOpenUsedPreviousKey, keyed.session.lastSealedCounter, keyed.neighbour)
+                }
+            } ?? nil
+        } catch {
+            if case .replay = error { linkCounters.replays += 1 } else { linkCounters.sealFailures += 1 }
+            emit(.dropped(nil, kind: nil, cause: .linkSeal("\(error)"), link: link))
+            return
+        }
+        guard let opened else {
+            linkCounters.unkeyedFrames += 1
+            emit(.dropped(nil, kind: nil, cause: .unkeyed, link: link))
+            startKeyExchange(on: link, now: now)
+            return
+        }
+        let body: LinkAcknowledgementBody
+        do {
+            body = try LinkAcknowledgementBody(decoding: opened.plaintext)
+            // An acknowledgement of counters never sealed here is a broken peer's.
+            guard opened.previousKeys || body.highest <= opened.sealedUpTo else {
+                throw WireError.invalidField("acknowledgement names counter \(body.highest), sealed only up to \(opened.sealedUpTo)")
+            }
+        } catch {
+            linkCounters.acknowledgementsMalformed += 1
+            emit(.dropped(nil, kind: nil, cause: .acknowledgement("\(error)"), link: link))
+            return
+        }
+        linkCounters.acknowledgementsReceived += 1
+        neighbourTable.heard(opened.neighbour, now: now)
+        // Counters of the keys before a re-key: what they carried was sent again under the new keys.
+        guard !opened.previousKeys else { return }
+        let announced = links[link]?.delivery.peerAcknowledges == false
+        guard let release = withLink(link, { $0.delivery.receive(body, now: now) }) else { return }
+        // The peer's first acknowledgement: answer it, so a peer whose announcement of ours was
+        // lost learns that this end acknowledges too.
+        if announced { sendAcknowledgement(on: link, now: now) }
+        perform(release, on: link, now: now)
+    }
+
+    /// Sends what a ``LinkDelivery/Release`` asks for on `link`.
+    func perform(_ release: LinkDelivery.Release, on link: LinkID, now: Duration) {
+        linkCounters.acknowledged += UInt64(release.acknowledged)
+        linkCounters.acknowledgementTimeouts += UInt64(release.timedOut)
+        linkCounters.givenUp += UInt64(release.gaveUp.count)
+        for resend in release.resend {
+            linkCounters.resent += 1
+            sendSealed(resend.envelope, on: link, now: now, attempt: resend.attempt, bypassingCredit: true)
+        }
+        for envelope in release.send {
+            sendSealed(envelope, on: link, now: now, bypassingCredit: true)
+        }
+    }
+
+    /// A data packet from the peer opened on `link`: acknowledged at once every
+    /// `acknowledgeEvery` packets, else at the next tick.
+    func acceptedPacket(on link: LinkID, now: Duration) {
+        if withLink(link, { $0.delivery.accepted() }) == true { sendAcknowledgement(on: link, now: now) }
+    }
+
+    /// Keys changed on `link`: what the old keys carried unacknowledged goes again under the new ones.
+    func resendAfterRekey(on link: LinkID, now: Duration) {
+        guard let resend = withLink(link, { $0.delivery.rekeyed() }) else { return }
+        for entry in resend {
+            linkCounters.resent += 1
+            sendSealed(entry.envelope, on: link, now: now, attempt: entry.attempt, bypassingCredit: true)
+        }
+    }
+
+    /// Every tick: acknowledgements owed, resends of what timed out, and peers that never acknowledged.
+    func runLinkDelivery(now: Duration) {
+        for link in links.keys.sorted() {
+            guard let state = links[link], let neighbour = state.neighbour else { continue }
+            if state.delivery.acknowledgementDue { sendAcknowledgement(on: link, now: now) }
+            if let release = withLink(link, { $0.delivery.tick(now: now) }), release != LinkDelivery.Release() {
+                perform(release, on: link, now: now)
+            }
+            if state.phase == .ready, configuration.linkDelivery.acknowledges, !state.delivery.peerAcknowledges, !state.delivery.reportedUnacknowledged,
+                now - state.openedAt >= configuration.linkDelivery.unacknowledgedAfter
+            {
+                withLink(link) { $0.delivery.reportedUnacknowledged = true }
+                linkCounters.unacknowledgedPeers += 1
+                emit(.linkUnacknowledged(link, neighbour: neighbour))
+            }
+        }
+    }
+}

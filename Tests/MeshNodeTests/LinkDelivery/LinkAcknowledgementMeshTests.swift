@@ -1,0 +1,100 @@
+import MeshNode
+import MeshProtocol
+import MeshSim
+import Testing
+
+/// The link acknowledgement and credit on the simulator (PROTOCOL.md D12): loss on a link that
+/// stays up, links that drop with packets in flight, an older node, a small credit.
+@Suite("Link acknowledgement on the simulator")
+struct LinkAcknowledgementMeshTests {
+    private static func withoutAcknowledgements() -> EngineConfiguration {
+        var configuration = EngineConfiguration()
+        configuration.linkDelivery.acknowledges = false
+        return configuration
+    }
+
+    /// A–B over one link losing `loss` of its frames; A broadcasts `count` messages, one each 0.5 s.
+    private static func lossyPair(
+        configuration: EngineConfiguration, loss: Double, count: Int, seed: UInt64
+    ) throws -> (sim: MeshSimulator, ids: [MessageID]) {
+        let sim = try MeshSimulator(nodeCount: 2, seed: seed, configuration: configuration)
+        sim.reconnectDelay = .seconds(1)
+        sim.connect(0, 1, spec: SimLinkSpec(loss: loss))
+        sim.run(for: .seconds(20))
+        var ids: [MessageID] = []
+        for index in 0..<count {
+            ids.append(try sim.send(from: 0, text: "lossy \(index) " + String(repeating: "x", count: 300)))
+            sim.run(for: .milliseconds(500))
+        }
+        sim.run(for: .seconds(20))
+        return (sim, ids)
+    }
+
+    @Test("5 % frame loss on a link that stays up: every message arrives exactly once, lost ones sent again")
+    func lossOnALiveLink() throws {
+        let (sim, ids) = try Self.lossyPair(configuration: EngineConfiguration(), loss: 0.05, count: 60, seed: 5)
+        #expect(sim.framesLost > 0)
+        let counts = ids.map { sim.deliveries(of: $0)[1] ?? 0 }
+        let counters = sim.nodes[0].engine.linkCounters
+        #expect(counts.allSatisfy { $0 == 1 }, "deliveries at B: \(counts); A: \(counters); hold: \(sim.nodes[0].engine.holdCounters)")
+        #expect(counters.resent > 0 && counters.acknowledgementsReceived > 0, "\(counters)")
+    }
+
+    @Test("The same loss between older nodes (no acknowledgements) loses messages: what D12 adds")
+    func lossWithoutAcknowledgements() throws {
+        let (sim, ids) = try Self.lossyPair(configuration: Self.withoutAcknowledgements(), loss: 0.05, count: 60, seed: 5)
+        let counts = ids.map { sim.deliveries(of: $0)[1] ?? 0 }
+        #expect(counts.allSatisfy { $0 <= 1 })
+        #expect(counts.filter { $0 == 0 }.count > 0, "without acknowledgements some are lost")
+    }
+
+    @Test("A link that drops with messages in flight: each comes again on the next link, exactly once",
+          arguments: [0, 1, 5])
+    func dropInFlight(afterMilliseconds: Int) throws {
+        let sim = try MeshSimulator(nodeCount: 2, seed: 9)
+        let link = sim.connect(0, 1)
+        sim.run(for: .seconds(12))
+        var ids: [MessageID] = []
+        for index in 0..<10 { ids.append(try sim.send(from: 0, text: "in flight \(index)")) }
+        sim.run(for: .milliseconds(afterMilliseconds))
+        sim.disconnect(link)
+        sim.run(for: .seconds(1))
+        sim.reconnect(link)
+        sim.run(for: .seconds(5))
+        #expect(ids.map { sim.deliveries(of: $0)[1] ?? 0 } == Array(repeating: 1, count: 10))
+        #expect(sim.nodes[0].engine.linkCounters.unconfirmedAtLinkDown > 0)
+    }
+
+    @Test("A new node links an older one: messages flow both ways, and the older peer is reported once")
+    func olderPeer() throws {
+        let sim = try MeshSimulator(nodeCount: 2, seed: 11, nodeConfigurations: [1: Self.withoutAcknowledgements()])
+        sim.connect(0, 1)
+        sim.run(for: .seconds(12))
+        let toOld = try sim.send(from: 0, text: "to the older node")
+        let toNew = try sim.send(from: 1, text: "to the newer node")
+        sim.run(for: .seconds(15))
+        #expect(sim.deliveries(of: toOld) == [1: 1])
+        #expect(sim.deliveries(of: toNew) == [0: 1])
+        #expect(sim.nodes[0].engine.linkCounters.unacknowledgedPeers == 1)
+        #expect(sim.nodes[0].engine.linkCounters.acknowledgementsReceived == 0)
+        // The older node drops the announcement as a kind it does not know, and nothing else happens.
+        #expect(sim.nodes[1].engine.linkCounters.unknownKinds >= 1)
+        #expect(sim.nodes[1].engine.linkCounters.acknowledgementsSent == 0)
+    }
+
+    @Test("A receiver's small credit paces a burst: every message arrives once, in order")
+    func smallCredit() throws {
+        var configuration = EngineConfiguration()
+        configuration.linkDelivery.credit = 2
+        let sim = try MeshSimulator(nodeCount: 2, seed: 13, configuration: configuration)
+        sim.connect(0, 1)
+        sim.run(for: .seconds(12))
+        var ids: [MessageID] = []
+        for index in 0..<40 { ids.append(try sim.send(from: 0, text: "burst \(index)")) }
+        sim.run(for: .seconds(10))
+        #expect(ids.map { sim.deliveries(of: $0)[1] ?? 0 } == Array(repeating: 1, count: 40))
+        let order = sim.nodes[1].delivered.map(\.messageID).filter { ids.contains($0) }
+        #expect(order == ids)
+        #expect(sim.nodes[0].engine.linkCounters.creditWaits > 0)
+    }
+}
