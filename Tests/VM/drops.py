@@ -5,7 +5,7 @@ Both nodes broadcast numbered messages at a steady rate over their control socke
 each other's; meanwhile the link between them is dropped DROPS times, each time right after a burst
 of sends, so that frames are in flight: every POWER_EVERY-th drop powers node B's adapter off and on,
 the others call Device1.Disconnect on the peer, alternately from A's side and from B's. Between
-drops it waits until both nodes have their neighbour again, at most RELINK_WAIT (15) s: a drop
+drops it waits until both nodes have their neighbour again, at most RELINK_WAIT (10) s: a drop
 while the link is still being set up (key exchange frames in flight) counts as well; after the
 last one it waits up to 90 s. Writes one line per send and per
 delivery into OUT/drops-*.log and a summary (key=value lines) into OUT/drops-summary.txt.
@@ -196,7 +196,7 @@ status_a, status_b = Control(sock_a), Control(sock_b)
 recoveries = []
 unrecovered = 0
 late = 0
-relink_wait = int(os.environ.get("RELINK_WAIT", "15"))
+relink_wait = int(os.environ.get("RELINK_WAIT", "10"))
 say("traffic started: a message every %.2f s from each node; %d drops, every %d-th a power cycle of %s"
     % (interval, drops, power_every, adapter_b))
 for number in range(1, drops + 1):

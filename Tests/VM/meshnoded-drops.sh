@@ -4,7 +4,7 @@
 #   scripts/blelab-run -n 3 --btvirt ../shared/blelab/btvirt/btvirt Tests/VM/meshnoded-drops.sh BIN
 # Both nodes broadcast a message every 0.5 s; Tests/VM/drops.py drops their link DROPS (20) times,
 # each right after a burst of sends: every 5th drop powers B's adapter off and on, the others call
-# Device1.Disconnect on the peer (from A's side and from B's in turn), and it waits up to 15 s for
+# Device1.Disconnect on the peer (from A's side and from B's in turn), and it waits up to 10 s for
 # the pair to be neighbours again before the next (a drop during the key exchange counts too). Checks:
 #   1. bluetoothd's process ID never changes during the drops and it writes no core; both nodes exit 0;
 #   2. each node saw at least DROPS link-downs, and the pair is neighbours again after the last drop;
@@ -45,7 +45,7 @@ if [ "${RESTART:-1}" = 1 ]; then
   bluez_running || fail "bluetoothd is not running after its restart"
 fi
 [ "$(value unrecovered)" = 0 ] || fail "the nodes were not neighbours again within 90 s of the last drop"
-stamp "$(value dropped_before_keyed_again) of $drops drops came before the pair was neighbours again (15 s)"
+stamp "$(value dropped_before_keyed_again) of $drops drops came before the pair was neighbours again (10 s)"
 for n in A B; do
   [ "$(value link_downs_$n)" -ge "$drops" ] 2>/dev/null || fail "$n saw $(value link_downs_$n) link-downs, fewer than $drops drops"
 done
