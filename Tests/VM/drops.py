@@ -101,6 +101,7 @@ class Sender(threading.Thread):
         self.name, self.control = name, Control(path)
         self.sent = {}          # text -> "up" (sentTo >= 1), "held" (held for the neighbour), or the error
         self.count = 0
+        self.times = {}         # text -> uptime of the send
         self.send_lock = threading.Lock()
         self.log = open(os.path.join(out, "drops-sent-%s.log" % name), "w")
 
@@ -115,6 +116,7 @@ class Sender(threading.Thread):
             else:
                 kind = reply.get("error", {}).get("code", "error")
             self.sent[text] = kind
+            self.times[text] = uptime()
             self.log.write("%.3f %s %s\n" % (uptime(), text, kind))
             self.log.flush()
 
@@ -249,6 +251,7 @@ bt_pid = int(os.environ.get("BT_PID", "0"))
 cores = [n for n in os.listdir(os.path.join(out, "vm")) if n.startswith("core.")] if os.path.isdir(os.path.join(out, "vm")) else []
 extra["bluetoothd_survived"] = int(bt_pid > 0 and read_pid() == bt_pid and alive(bt_pid) and not cores)
 extra["cores"] = len(cores)
+restart_at = uptime()   # the drop phase ends here: strict accounting covers what was sent before
 if os.environ.get("RESTART") == "1":
     pid = read_pid()
     say("killing bluetoothd (pid %d) under traffic" % pid)
@@ -276,7 +279,7 @@ if os.environ.get("RESTART") == "1":
 stop.set()
 for thread in list(senders.values()):
     thread.join(timeout=20)
-time.sleep(4)   # message events wait for the seen journal's sync (CONTROL.md, "Watching")
+time.sleep(10)  # resends after the last drop, and message events wait for the seen journal's sync
 
 summary = {"drops": drops, "unrecovered": unrecovered, "dropped_before_keyed_again": late,
            "link_downs_A": watchers["A"].link_downs, "link_downs_B": watchers["B"].link_downs,
@@ -284,14 +287,19 @@ summary = {"drops": drops, "unrecovered": unrecovered, "dropped_before_keyed_aga
            "recovery_median_s": "%.1f" % sorted(recoveries)[len(recoveries) // 2] if recoveries else "-"}
 summary.update(extra)
 for name, peer in (("A", "B"), ("B", "A")):
-    sent = senders[name].sent
+    # The drop phase only: bluetoothd's restart can outlast the neighbour's departure grace, after
+    # which what was sent to it is rightly gone; those are counted apart.
+    sent = {t: k for t, k in senders[name].sent.items() if senders[name].times[t] < restart_at}
+    late = {t: k for t, k in senders[name].sent.items() if senders[name].times[t] >= restart_at}
+    summary["%s_restart_sent_up" % name] = sum(1 for k in late.values() if k == "up")
+    summary["%s_restart_lost_up" % name] = sum(1 for t, k in late.items() if k == "up" and watchers[peer].delivered.get(t, 0) == 0)
     got = watchers[peer].delivered
     for kind in ("up", "held"):
         texts = [t for t, k in sent.items() if k == kind]
         summary["%s_sent_%s" % (name, kind)] = len(texts)
         summary["%s_lost_%s" % (name, kind)] = sum(1 for t in texts if got.get(t, 0) == 0)
     summary["%s_not_sent" % name] = sum(1 for k in sent.values() if k not in ("up", "held"))
-    summary["%s_duplicated" % name] = sum(1 for t in sent if got.get(t, 0) > 1)
+    summary["%s_duplicated" % name] = sum(1 for t in senders[name].sent if got.get(t, 0) > 1)
     lost = sorted((t for t, k in sent.items() if k == "up" and got.get(t, 0) == 0), key=lambda t: int(t.split("-")[1]))
     summary["%s_lost_up_list" % name] = ",".join(lost[:40]) or "-"
 with open(os.path.join(out, "drops-summary.txt"), "w") as f:

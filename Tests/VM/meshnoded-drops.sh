@@ -13,8 +13,8 @@
 #      again 2 s later: the nodes register again, relink, and a message crosses each way within 120 s
 #      (the time from bluetoothd's start to the first message each way is printed);
 #   5. with STRICT_DELIVERY=1 (the engine's link acknowledgement, PROTOCOL.md D12, is what
-#      makes it hold): every message sent while both ends were up (`send` said `sentTo` >= 1) was
-#      delivered. Without it the losses are only printed; so are those of messages held for the
+#      makes it hold): every message sent during the drops while both ends were up (`send` said
+#      `sentTo` >= 1) was delivered. Without it the losses are only printed; so are those of messages held for the
 #      neighbour, which a neighbour that stays away past its departure grace legitimately loses.
 . "$MESHLAB_LIB"
 . "$(dirname "$MESHLAB_LIB")/scenario-lib.sh"
@@ -50,6 +50,7 @@ for n in A B; do
   [ "$(value link_downs_$n)" -ge "$drops" ] 2>/dev/null || fail "$n saw $(value link_downs_$n) link-downs, fewer than $drops drops"
 done
 for n in A B; do
+  stamp "$n, after bluetoothd's restart: $(value ${n}_restart_sent_up) sent while linked, $(value ${n}_restart_lost_up) lost (not checked: the restart may outlast the departure grace)"
   stamp "$n sent $(value ${n}_sent_up) while linked (lost $(value ${n}_lost_up): $(value ${n}_lost_up_list)), $(value ${n}_sent_held) held for the neighbour (lost $(value ${n}_lost_held)), $(value ${n}_not_sent) refused; $(value ${n}_duplicated) delivered twice"
   [ "$(value ${n}_duplicated)" = 0 ] || fail "messages of $n delivered twice"
   if [ "${STRICT_DELIVERY:-0}" = 1 ]; then
