@@ -35,6 +35,12 @@ public struct BlueZConfiguration: Equatable, Sendable {
     public var clientSlots: Int
     /// The UUID of slot 0; slot k's UUID adds k to its first group (``ClientSlots/uuid(base:slot:)``).
     public var slotBaseUUID: String
+    /// The ATT write our own frames go out as (the `type` option of `WriteValue`); docs/BLUEZ.md,
+    /// "Why write-without-response", says which and why.
+    public var writeType: GATTWriteType = .request
+    /// With ``writeType`` `.command`: frames of a link that may be unconfirmed by the peer's stack at
+    /// once (``WritePacer``; 1...64).
+    public var writeWindow = WritePacer.defaultWindow
     /// The bus to use instead of the system bus (a D-Bus address such as `unix:path=/run/x`), for
     /// tests on a private dbus-daemon; nil, the default, is the system bus.
     public var busAddress: String?
@@ -113,6 +119,7 @@ public struct BlueZConfiguration: Equatable, Sendable {
         }
         guard (1...64).contains(maxConnections) else { throw .badLimit(field: "maxConnections", value: maxConnections) }
         guard (1...4096).contains(sendQueueLimit) else { throw .badLimit(field: "sendQueueLimit", value: sendQueueLimit) }
+        guard (1...64).contains(writeWindow) else { throw .badLimit(field: "writeWindow", value: writeWindow) }
         guard connectTimeout >= 1, connectTimeout <= 300, callTimeout >= 1, callTimeout <= 300 else {
             throw .badTimeout
         }
@@ -148,4 +155,12 @@ public enum BlueZUUID {
         guard groups.map(\.count) == [8, 4, 4, 4, 12] else { return false }
         return groups.allSatisfy { $0.allSatisfy(\.isHexDigit) }
     }
+}
+
+/// The ATT write a frame to a peer's message characteristic goes out as.
+public enum GATTWriteType: String, Equatable, Sendable, CaseIterable {
+    /// ATT Write Request: the peer's stack answers each one before the next goes out.
+    case request
+    /// ATT Write Command: no answer; bluetoothd returns once it has queued the write.
+    case command
 }

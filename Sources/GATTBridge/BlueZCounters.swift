@@ -3,8 +3,11 @@ import DBusKit
 public struct BlueZCounters: Equatable, Sendable {
     /// Frames delivered to the engine.
     public var framesReceived = 0
-    /// Frames written to a peer's characteristic and acknowledged.
+    /// Frames written to a peer's characteristic that bluetoothd answered without an error: a Write
+    /// Request once the peer's stack acknowledged it, a Write Command once our bluetoothd queued it.
     public var framesWritten = 0
+    /// Of ``framesWritten``, those written as Write Commands (``WritePacer``).
+    public var framesWrittenAsCommands = 0
     /// Frames sent as notifications.
     public var notificationsSent = 0
     /// Frames that waited for the peer's GATT database to resolve (or for a subscriber) before they went out.

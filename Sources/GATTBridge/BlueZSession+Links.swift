@@ -183,20 +183,23 @@ extension BlueZSession {
         let dropped = (writeQueues.removeValue(forKey: id)?.count ?? 0) + (heldFrames.removeValue(forKey: id)?.count ?? 0)
         if let timer = holdTimers.removeValue(forKey: id) { loop.cancelTimer(timer) }
         writing.remove(id)
+        pacers[id] = nil
         if dropped > 0 { count { $0.framesDroppedWithLink += dropped } }
     }
 
     /// Starts the next queued write of a link unless one is outstanding: BlueZ answers InProgress to a
-    /// second WriteValue on the same characteristic, and one at a time also keeps frames in order.
+    /// second WriteValue on the same characteristic, and one at a time also keeps frames in order. The
+    /// link's ``WritePacer`` says whether it goes as a Write Request or a Write Command.
     func pumpWrites(on id: LinkID) {
         guard !writing.contains(id), var queue = writeQueues[id], !queue.isEmpty else { return }
         let next = queue.removeFirst()
         writeQueues[id] = queue.isEmpty ? nil : queue
         writing.insert(id)
+        let type = pacers[id, default: WritePacer(configured: config.writeType, window: config.writeWindow)].next
         // Longer than BlueZ's 30 s ATT transaction timeout: giving up earlier would leave BlueZ's write
         // pending and every later one would fail with InProgress.
         call(path: next.characteristic, interface: BlueZ.characteristic, member: "WriteValue",
-             [.bytes(next.frame), .propertyMap(["type": .string("request")])],
+             [.bytes(next.frame), .propertyMap(["type": .string(type.rawValue)])],
              timeout: max(config.callTimeout, 35)) { [self] result in
             if case .failure(.remote("org.bluez.Error.InProgress", _)) = result {
                 // Not sent: BlueZ still has an earlier write outstanding. Keep the frame first in line.
@@ -209,7 +212,17 @@ extension BlueZSession {
             }
             writing.remove(id)
             links.finished(on: id)
-            count { if case .failure = result { $0.writesFailed += 1 } else { $0.framesWritten += 1 } }
+            if case .success = result, links.links[id] != nil {
+                pacers[id, default: WritePacer(configured: config.writeType, window: config.writeWindow)].written(type)
+            }
+            count {
+                if case .failure = result {
+                    $0.writesFailed += 1
+                } else {
+                    $0.framesWritten += 1
+                    if type == .command { $0.framesWrittenAsCommands += 1 }
+                }
+            }
             if case .failure(let error) = result {
                 log(.warning, "write of \(next.frame.count) bytes on \(id) failed: \(error.summary)")
             }

@@ -77,6 +77,8 @@ final class BlueZSession {
     /// Frames waiting for their link's single outstanding WriteValue (BlueZ allows one per characteristic).
     var writeQueues: [LinkID: [(frame: [UInt8], characteristic: String)]] = [:]
     var writing: Set<LinkID> = []
+    /// Which ATT write each link's next frame goes out as (``WritePacer``); forgotten with the link.
+    var pacers: [LinkID: WritePacer] = [:]
     /// Frames waiting for their link's route (the peer's database, or a subscriber), in order.
     var heldFrames: [LinkID: [[UInt8]]] = [:]
     /// Closes a link whose held frames found no route in time.

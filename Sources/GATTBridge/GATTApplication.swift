@@ -20,6 +20,14 @@ public struct GATTApplication: Equatable, Sendable {
     /// `/org/meshnode/<adapter>/adv`.
     public let advertisementPath: String
 
+    /// The message characteristic's flags. `write-without-response` makes bluetoothd complete every ATT
+    /// write to it (Write Request or Write Command) before it calls our `WriteValue`, so no write is ever
+    /// pending in bluetoothd when a link drops (docs/BLUEZ.md, "Why write-without-response").
+    public static let messageFlags = ["write", "write-without-response", "notify"]
+    /// A client slot's flags: `write` only, so that a claim can be refused with an ATT error; a client
+    /// writes only its empty claim here and every frame to the message characteristic.
+    public static let slotFlags = ["write", "notify"]
+
     /// Builds the objects for a validated configuration.
     public init(configuration: BlueZConfiguration) throws(DBusError) {
         let base = "/org/meshnode/" + configuration.adapter
@@ -45,7 +53,7 @@ public struct GATTApplication: Equatable, Sendable {
         try app.add(path: messagePath, interfaces: [DBusInterfaceSpec(BlueZ.characteristic, methods: characteristicMethods,
             properties: [
                 "UUID": .string(configuration.messageCharacteristicUUID), "Service": .objectPath(servicePath),
-                "Flags": .stringArray(["write", "notify"]), "Value": .bytes([]), "Notifying": .boolean(false),
+                "Flags": .stringArray(Self.messageFlags), "Value": .bytes([]), "Notifying": .boolean(false),
             ])])
         try app.add(path: profilePath, interfaces: [DBusInterfaceSpec(BlueZ.characteristic, methods: characteristicMethods,
             properties: [
@@ -56,7 +64,7 @@ public struct GATTApplication: Equatable, Sendable {
             try app.add(path: path, interfaces: [DBusInterfaceSpec(BlueZ.characteristic, methods: characteristicMethods,
                 properties: [
                     "UUID": .string(uuid), "Service": .objectPath(servicePath),
-                    "Flags": .stringArray(["write", "notify"]), "Value": .bytes([]), "Notifying": .boolean(false),
+                    "Flags": .stringArray(Self.slotFlags), "Value": .bytes([]), "Notifying": .boolean(false),
                 ])])
         }
         advertisement = DBusObjectTree(root: advertisementPath)

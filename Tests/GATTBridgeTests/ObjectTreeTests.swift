@@ -61,7 +61,7 @@ import Testing
         #expect(Set(objects.keys) == Set([gatt.servicePath, gatt.messagePath, gatt.profilePath] + gatt.slotPaths))
         #expect(gatt.slotPaths.count == ClientSlots.defaultCount)
         let message = try #require(try objects[gatt.messagePath]?.interfaceMap()[BlueZ.characteristic])
-        #expect(try message["Flags"]?.stringArray() == ["write", "notify"])
+        #expect(try message["Flags"]?.stringArray() == ["write", "write-without-response", "notify"])
         #expect(try message["UUID"]?.string() == BlueZConfiguration.defaultMessageUUID)
         #expect(try message["Service"]?.objectPath() == gatt.servicePath)
         let service = try #require(try objects[gatt.servicePath]?.interfaceMap()[BlueZ.service])

@@ -13,6 +13,7 @@ extension Checker {
                 if $0.firstLinkAt == nil { $0.firstLinkAt = elapsed() }
             }
             _ = transport.send(frame("H", "hello"), on: info.id)
+            if options.bench > 0 { startBench(on: info.id) }
             let big = [UInt8](repeating: 0x42, count: info.mtu + 1)
             // Accepted for the loop thread, which refuses it there and counts it in `refused[.oversized]`.
             if transport.send(big, on: info.id) == .sent { state.withLock { $0.oversizeSent += 1 } }
@@ -46,6 +47,7 @@ extension Checker {
                 return isNew ? "first frame from \(peer) on \(id)" : nil
             }
             if let note { say(note) }
+            if parts[0] == "L" || parts[0] == "T" { benchReceived(parts[0], parts[2], bytes: bytes.count); return }
             if parts[0] == "D", let seq = Int(parts[2].prefix { $0 != " " }), seq % 10 == 0 || !options.sizes.isEmpty {
                 say("got frame #\(seq) from \(peer) (\(bytes.count) bytes) on \(id)")
             }
@@ -60,6 +62,7 @@ extension Checker {
             + "links-now=\(final.links.count) first-link-at=\(final.firstLinkAt.map { String(format: "%.1f", $0) } ?? "-") "
             + "oversize-sent=\(final.oversizeSent) oversize-refused=\(counters.refused[.oversized, default: 0]) "
             + "recoveries=\(final.recoveries)")
+        for line in benchReport(final) { say(line) }
         say("COUNTERS written=\(counters.framesWritten) notified=\(counters.notificationsSent) "
             + "writeFailed=\(counters.writesFailed) droppedWithLink=\(counters.framesDroppedWithLink) received=\(counters.framesReceived) refused=\(counters.refused) "
             + "attempts=\(counters.connectAttempts) failures=\(counters.connectFailures) up=\(counters.linksUp) "

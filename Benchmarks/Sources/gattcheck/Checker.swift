@@ -17,10 +17,13 @@ final class Checker: Sendable {
         let configuration = BlueZConfiguration(adapter: options.adapter, localName: options.name,
                                                allowAddresses: options.allow, denyAddresses: options.deny,
                                                connectTimeout: 20)
+        var configured = configuration
+        configured.writeType = options.writeType
+        configured.writeWindow = options.writeWindow
         let name = options.name
         let start = started
         do {
-            transport = try BlueZTransport(configuration: configuration) { event in
+            transport = try BlueZTransport(configuration: configured) { event in
                 Checker.say(name, start, "log \(event)")
             }
         } catch {

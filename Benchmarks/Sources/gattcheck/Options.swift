@@ -1,4 +1,5 @@
 import Foundation
+import GATTBridge
 import MeshLink
 
 /// Command-line options of gattcheck.
@@ -7,6 +8,17 @@ struct Options {
     var allow: Set<String> = [], deny: Set<String> = []
     /// Frame sizes to cycle through instead of alternating short and full frames.
     var sizes: [Int] = []
+    /// The ATT write our frames go out as (`--write-type request|command`).
+    var writeType = GATTWriteType.request
+    /// Frames that may be unconfirmed at once with `--write-type command` (`--write-window`).
+    var writeWindow = WritePacer.defaultWindow
+    /// Frames of the throughput phase this instance sends once linked (0: no benchmark; Bench.swift).
+    var bench = 0
+    /// Frames of the latency phase, spaced `benchGap` seconds apart.
+    var benchLatencyFrames = 50
+    var benchGap = 0.05
+    /// Frames handed to the transport and not yet written (or failed) during the throughput phase.
+    var benchWindow = 8
 
     init(_ args: [String]) {
         var index = 1
@@ -25,6 +37,12 @@ struct Options {
             case "--allow": allow.insert(next())
             case "--deny": deny.insert(next())
             case "--sizes": sizes = next().split(separator: ",").compactMap { Int($0) }
+            case "--write-type": writeType = GATTWriteType(rawValue: next()) ?? { fail("bad --write-type") }()
+            case "--write-window": writeWindow = Int(next()) ?? writeWindow
+            case "--bench": bench = Int(next()) ?? bench
+            case "--bench-latency": benchLatencyFrames = Int(next()) ?? benchLatencyFrames
+            case "--bench-gap": benchGap = Double(next()) ?? benchGap
+            case "--bench-window": benchWindow = Int(next()) ?? benchWindow
             default: fail("unknown option \(args[index])")
             }
             index += 1
