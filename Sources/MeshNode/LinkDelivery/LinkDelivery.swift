@@ -117,13 +117,22 @@ struct LinkDelivery {
         return release
     }
 
-    /// Sends again what waited `acknowledgementTimeout` for its acknowledgement.
+    /// How long the `attempt`-th send of a packet waits for its acknowledgement: the timeout,
+    /// doubled for each send before it, at most ``LinkDeliveryLimits/longestTimeout``. A slow
+    /// peer (a loaded Pi, a congested radio) then gets fewer copies, not a storm of them.
+    func timeout(forAttempt attempt: Int) -> Duration {
+        var timeout = limits.acknowledgementTimeout
+        for _ in 1..<max(1, attempt) where timeout < LinkDeliveryLimits.longestTimeout { timeout = timeout * 2 }
+        return min(timeout, LinkDeliveryLimits.longestTimeout)
+    }
+
+    /// Sends again what waited its timeout (``timeout(forAttempt:)``) for its acknowledgement.
     mutating func tick(now: Duration) -> Release {
         var release = Release()
         guard peerAcknowledges else { return release }
         var kept: [Outstanding] = []
         for entry in outstanding {
-            if now - entry.sentAt >= limits.acknowledgementTimeout {
+            if now - entry.sentAt >= timeout(forAttempt: entry.attempt) {
                 release.timedOut += 1
                 retry(entry, into: &release)
             } else {

@@ -120,7 +120,7 @@ struct LinkDeliveryTests {
         while gaveUp.isEmpty, attempt <= 10 {
             counter += 1
             delivery.sent(Self.envelope(1), counter: counter, attempt: attempt, now: now)
-            now += limits.acknowledgementTimeout
+            now += delivery.timeout(forAttempt: attempt)
             let release = delivery.tick(now: now)
             gaveUp = release.gaveUp
             if let resend = release.resend.first { attempt = resend.attempt }
@@ -177,5 +177,21 @@ struct LinkDeliveryTests {
     func creditCap() {
         let delivery = Self.announced(credit: .max)
         #expect(delivery.peerCredit == LinkDeliveryLimits.maxOutstanding)
+    }
+
+    @Test("Each send waits twice as long as the one before for its acknowledgement, at most 30 s",
+          arguments: [(1, 3), (2, 6), (3, 12), (4, 24), (5, 30), (8, 30)])
+    func backoff(attempt: Int, seconds: Int64) {
+        let delivery = Self.announced()
+        #expect(delivery.timeout(forAttempt: attempt) == .seconds(seconds))
+    }
+
+    @Test("A second send is not repeated at the first send's timeout")
+    func resendWaitsLonger() {
+        var delivery = Self.announced()
+        #expect(delivery.decide(Self.envelope(1)) == .send)
+        delivery.sent(Self.envelope(1), counter: 1, attempt: 2, now: .zero)
+        #expect(delivery.tick(now: .seconds(3)).resend.isEmpty)
+        #expect(delivery.tick(now: .seconds(6)).resend == [LinkDelivery.Resend(envelope: Self.envelope(1), attempt: 3)])
     }
 }
