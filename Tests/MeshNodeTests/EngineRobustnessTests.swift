@@ -38,6 +38,15 @@ struct EngineRobustnessTests {
         return flips
     }
 
+    /// Everything B dropped and counted on the way from a frame to a message.
+    private func droppedAtB(_ pair: EnginePair) -> UInt64 {
+        let link = pair.b.linkCounters
+        let fragments = pair.b.fragmenterCounters
+        let message = pair.b.kindCounters[.message]
+        return link.sealFailures + link.replays + link.unknownKinds + UInt64(fragments.rejected + fragments.timedOut)
+            + message.droppedMalformed + message.droppedUnverifiable
+    }
+
     @Test("Every single-byte change to a message's frames is dropped and counted; later traffic still flows")
     func tamperedFrames() throws {
         // Between older nodes (no link acknowledgements): each altered copy is simply lost.
@@ -51,9 +60,7 @@ struct EngineRobustnessTests {
         pair.advance(.seconds(11))  // partial transfers left by altered headers time out
         let link = pair.b.linkCounters
         let fragments = pair.b.fragmenterCounters
-        let message = pair.b.kindCounters[.message]
-        let failures = link.sealFailures + link.replays + link.unknownKinds + UInt64(fragments.rejected + fragments.timedOut)
-            + message.droppedMalformed + message.droppedUnverifiable
+        let failures = droppedAtB(pair)
         #expect(failures >= UInt64(flips))
         #expect(pair.delivered.filter { $0.text == "carrier" }.count == 1)
         try pair.send("after the storm")
@@ -69,11 +76,7 @@ struct EngineRobustnessTests {
         let flips = try sendTampered(pair, between: .milliseconds(250))
         pair.advance(.seconds(4))
         pair.advance(.seconds(4))
-        let link = pair.b.linkCounters
-        let fragments = pair.b.fragmenterCounters
-        let message = pair.b.kindCounters[.message]
-        let failures = link.sealFailures + link.replays + link.unknownKinds + UInt64(fragments.rejected + fragments.timedOut)
-            + message.droppedMalformed + message.droppedUnverifiable
+        let failures = droppedAtB(pair)
         #expect(failures >= UInt64(flips))
         let carriers = Dictionary(grouping: pair.delivered.filter { $0.text == "carrier" }, by: \.messageID)
         #expect(carriers.count == flips + 1, "every copy sent, altered or not, arrives")

@@ -100,27 +100,20 @@ struct LinkDelivery {
     mutating func receive(_ acknowledgement: LinkAcknowledgementBody, now: Duration) -> Release {
         peerAcknowledges = true
         peerCredit = min(Int(acknowledgement.credit), LinkDeliveryLimits.maxOutstanding)
-        var release = Release()
-        var kept: [Outstanding] = []
-        kept.reserveCapacity(outstanding.count)
-        for entry in outstanding {
-            if acknowledgement.acknowledges(entry.counter) {
-                release.acknowledged += 1
-            } else if entry.counter < acknowledgement.highest {
-                retry(entry, into: &release)
-            } else {
-                kept.append(entry)
-            }
+        return sweep { entry in
+            if acknowledgement.acknowledges(entry.counter) { return .acknowledged }
+            return entry.counter < acknowledgement.highest ? .lost : .inFlight
         }
-        outstanding = kept
-        release.send = takeReleasable(inFlightSoon: release.resend.count)
-        return release
     }
 
     /// How long the `attempt`-th send of a packet waits for its acknowledgement: the timeout,
     /// doubled for each send before it, at most ``LinkDeliveryLimits/longestTimeout``. A slow
     /// peer (a loaded Pi, a congested radio) then gets fewer copies, not a storm of them.
     func timeout(forAttempt attempt: Int) -> Duration {
+        Self.timeout(forAttempt: attempt, limits: limits)
+    }
+
+    private static func timeout(forAttempt attempt: Int, limits: LinkDeliveryLimits) -> Duration {
         var timeout = limits.acknowledgementTimeout
         for _ in 1..<max(1, attempt) where timeout < LinkDeliveryLimits.longestTimeout { timeout = timeout * 2 }
         return min(timeout, LinkDeliveryLimits.longestTimeout)
@@ -128,14 +121,32 @@ struct LinkDelivery {
 
     /// Sends again what waited its timeout (``timeout(forAttempt:)``) for its acknowledgement.
     mutating func tick(now: Duration) -> Release {
+        guard peerAcknowledges else { return Release() }
+        let limits = limits
+        return sweep { entry in now - entry.sentAt >= Self.timeout(forAttempt: entry.attempt, limits: limits) ? .timedOut : .inFlight }
+    }
+
+    /// What one outstanding packet is, to a sweep.
+    private enum Verdict {
+        case acknowledged, lost, timedOut, inFlight
+    }
+
+    /// Keeps the packets `verdict` finds in flight, sends again (or gives up) the lost and timed
+    /// out ones, then releases what waited as far as the credit allows.
+    private mutating func sweep(_ verdict: (Outstanding) -> Verdict) -> Release {
         var release = Release()
-        guard peerAcknowledges else { return release }
         var kept: [Outstanding] = []
+        kept.reserveCapacity(outstanding.count)
         for entry in outstanding {
-            if now - entry.sentAt >= timeout(forAttempt: entry.attempt) {
+            switch verdict(entry) {
+            case .acknowledged:
+                release.acknowledged += 1
+            case .lost:
+                retry(entry, into: &release)
+            case .timedOut:
                 release.timedOut += 1
                 retry(entry, into: &release)
-            } else {
+            case .inFlight:
                 kept.append(entry)
             }
         }
