@@ -108,7 +108,11 @@ extension BlueZSession {
         publishLinks()
         log(.info, "\(record.id) up: \(address) as \(role.rawValue), ATT MTU \(record.attMTU)"
             + (wrote ? " (peer wrote first)" : ""))
-        deliver(.linkUp(record.info))
+        // A connection seen starting at 23 has its MTU exchange still ahead (bluetoothd starts one
+        // as central; phones do as central): the engine waits a moment for it before keying.
+        var info = record.info
+        info.mtuSettled = !(connectionMTU.tracks(path) && record.attMTU == ConnectionMTU.initial)
+        deliver(.linkUp(info))
         // A link to the device we are dialling (its first write can come before our own lookup) ends
         // the attempt: otherwise it would hold the one attempt slot until its deadline.
         if ours { finishAttempt() } else { refreshAdvertisement() }

@@ -12,6 +12,11 @@ public struct LinkInfo: Equatable, Sendable {
     public var mtu: Int
     /// Received signal strength in dBm, when the transport knows it.
     public var rssi: Int?
+    /// False while the link runs at the smallest frame size only because its MTU exchange has
+    /// not happened yet (a BLE connection's first moments): the engine then waits a moment
+    /// (`EngineConfiguration.mtuExchangeWait`) for `TransportEvent.mtuChanged` before it splits
+    /// its key exchange into 20-byte frames.
+    public var mtuSettled: Bool
 
     /// The range of the largest frame a link may carry, the same on every transport: from 20
     /// bytes (the smallest ATT MTU, 23, minus its header) to 510 (the longest value BlueZ 5.66
@@ -19,11 +24,12 @@ public struct LinkInfo: Equatable, Sendable {
     public static let frameSizes: ClosedRange<Int> = 20...510
 
     /// Creates link information.
-    public init(id: LinkID, role: LinkRole, remoteAddress: String, mtu: Int, rssi: Int? = nil) {
+    public init(id: LinkID, role: LinkRole, remoteAddress: String, mtu: Int, rssi: Int? = nil, mtuSettled: Bool = true) {
         self.id = id
         self.role = role
         self.remoteAddress = remoteAddress
         self.mtu = mtu
         self.rssi = rssi
+        self.mtuSettled = mtuSettled
     }
 }

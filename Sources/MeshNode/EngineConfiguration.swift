@@ -86,6 +86,11 @@ public struct EngineConfiguration: Sendable {
     public var lookup = KeyLookupLimits()
     /// The link acknowledgement and credit (docs/PROTOCOL.md D12).
     public var linkDelivery = LinkDeliveryLimits()
+    /// How long a new link whose MTU is not settled (``LinkInfo/mtuSettled``) waits for its MTU
+    /// exchange before this end sends its key exchange anyway. A key exchange split into 20-byte
+    /// frames takes a slow radio seconds, long enough for the handshake to time out; an opening
+    /// the peer sends meanwhile is answered at once.
+    public var mtuExchangeWait: Duration = .seconds(1)
 
     /// Creates a configuration with the documented defaults.
     public init(

@@ -12,6 +12,9 @@ struct LinkState {
     var handshake: LinkHandshake
     /// When this end last sent a handshake frame (key exchange or profile); paces retries.
     var handshakeSentAt: Duration
+    /// Set while this end's opening key exchange waits for the link's MTU exchange: when it goes
+    /// anyway (``EngineConfiguration/mtuExchangeWait``).
+    var openingDue: Duration?
     var sender: FrameSender
     /// Messages and join notices sent on this link lately, oldest first: sent again for the
     /// neighbour if the link goes down within `HoldLimits.resendWindow` of sending them.

@@ -18,7 +18,26 @@ extension MeshEngine {
         links[info.id] = LinkState(
             info: info, openedAt: now, handshake: handshake, sender: sender,
             delivery: LinkDelivery(limits: configuration.linkDelivery))
-        startKeyExchange(on: info.id, now: now)
+        if info.mtuSettled || configuration.mtuExchangeWait <= .zero {
+            startKeyExchange(on: info.id, now: now)
+        } else {
+            // Its MTU exchange is still ahead: an opening split for 20-byte frames would be many
+            // writes where one does after the exchange.
+            links[info.id]?.openingDue = now + configuration.mtuExchangeWait
+        }
+    }
+
+    /// A link's largest frame changed. An opening that waited for it goes now.
+    func mtuChanged(_ link: LinkID, mtu: Int, now: Duration) {
+        guard links[link] != nil else { return }
+        links[link]?.info.mtu = mtu
+        if links[link]?.openingDue != nil { startKeyExchange(on: link, now: now) }
+    }
+
+    /// Sends the openings whose wait for an MTU exchange is over.
+    func sendDueOpenings(now: Duration) {
+        let due = links.values.filter { $0.openingDue.map { $0 <= now } ?? false }.map(\.info.id).sorted()
+        for link in due { startKeyExchange(on: link, now: now) }
     }
 
     func linkDown(_ link: LinkID, now: Duration) {
@@ -50,11 +69,13 @@ extension MeshEngine {
     /// Starts (or restarts, for a re-key) the key exchange on a link.
     func startKeyExchange(on link: LinkID, now: Duration) {
         guard var state = links[link] else { return }
+        state.openingDue = nil
         let message: KeyExchangeMessage?
         do {
             message = try state.handshake.start(now: now, timestamp: timestamp(at: now))
         } catch {
             linkCounters.keyExchangeFailures += 1
+            links[link] = state
             return
         }
         links[link] = state
@@ -137,6 +158,9 @@ extension MeshEngine {
         }
         do {
             let (reply, keys) = try state.handshake.receive(message, now: now, timestamp: timestamp(at: now))
+            // An opening still waiting for the MTU exchange is not needed now: the reply (or
+            // these keys) is this end's half.
+            state.openingDue = nil
             if let previous = state.neighbour, previous != neighbour {
                 // Another identity on the same link: start over, as on a new link.
                 _ = neighbourTable.detach(link, now: now)

@@ -9,6 +9,7 @@ extension MeshEngine {
     public func tick(now: Duration) -> [EngineAction] {
         closeLinksPastKeyDeadline(now: now)
         closeStalledHandshakes(now: now)
+        sendDueOpenings(now: now)
         retryHandshakes(now: now)
         closeSilentNeighbours(now: now)
         for node in neighbourTable.departures(now: now, grace: configuration.departureGrace) {
@@ -57,7 +58,7 @@ extension MeshEngine {
     /// hold the link until the handshake timeout closes it.
     private func retryHandshakes(now: Duration) {
         let waiting = links.values.filter {
-            $0.phase != .ready && now - $0.handshakeSentAt >= configuration.keyExchangeGuard
+            $0.phase != .ready && $0.openingDue == nil && now - $0.handshakeSentAt >= configuration.keyExchangeGuard
         }.map(\.info.id).sorted()
         for link in waiting {
             switch links[link]?.phase {

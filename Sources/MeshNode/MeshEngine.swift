@@ -166,7 +166,7 @@ public final class MeshEngine {
         switch event {
         case .linkUp(let info): linkUp(info, now: now)
         case .linkDown(let link, _): linkDown(link, now: now)
-        case .mtuChanged(let link, let mtu): links[link]?.info.mtu = mtu
+        case .mtuChanged(let link, let mtu): mtuChanged(link, mtu: mtu, now: now)
         case .rssiChanged(let link, let rssi): links[link]?.info.rssi = rssi
         case .frameReceived(let link, let frame): frameReceived(frame, on: link, now: now)
         }
