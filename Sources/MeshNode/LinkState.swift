@@ -15,6 +15,10 @@ struct LinkState {
     /// Set while this end's opening key exchange waits for the link's MTU exchange: when it goes
     /// anyway (``EngineConfiguration/mtuExchangeWait``).
     var openingDue: Duration?
+    /// When the link became ready: a peer that never acknowledges is reported
+    /// ``LinkDeliveryLimits/unacknowledgedAfter`` later (PROTOCOL.md D12), however long the
+    /// handshake took.
+    var readyAt: Duration?
     var sender: FrameSender
     /// Messages and join notices sent on this link lately, oldest first: sent again for the
     /// neighbour if the link goes down within `HoldLimits.resendWindow` of sending them.

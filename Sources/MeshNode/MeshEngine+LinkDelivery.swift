@@ -115,7 +115,7 @@ extension MeshEngine {
                 perform(release, on: link, now: now)
             }
             if state.phase == .ready, configuration.linkDelivery.acknowledges, !state.delivery.peerAcknowledges, !state.delivery.reportedUnacknowledged,
-                now - state.openedAt >= configuration.linkDelivery.unacknowledgedAfter
+                now - (state.readyAt ?? state.openedAt) >= configuration.linkDelivery.unacknowledgedAfter
             {
                 withLink(link) { $0.delivery.reportedUnacknowledged = true }
                 linkCounters.unacknowledgedPeers += 1

@@ -54,6 +54,7 @@ extension MeshEngine {
             return
         case .awaitingProfile(let keyed):
             links[link]?.stage = .ready(keyed)
+            links[link]?.readyAt = now
         }
         switch neighbourTable.attach(link, role: state.info.role, to: sender, now: now) {
         case .newNeighbour:

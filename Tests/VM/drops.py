@@ -198,6 +198,7 @@ status_a, status_b = Control(sock_a), Control(sock_b)
 recoveries = []
 unrecovered = 0
 late = 0
+drops_on_link = 0       # drops made while both nodes had their neighbour (the others may find no link)
 relink_wait = int(os.environ.get("RELINK_WAIT", "10"))
 say("traffic started: a message every %.2f s from each node; %d drops, every %d-th a power cycle of %s"
     % (interval, drops, power_every, adapter_b))
@@ -205,6 +206,8 @@ for number in range(1, drops + 1):
     time.sleep(random.uniform(1.0, 2.0))
     senders["A"].burst(burst // 2)
     senders["B"].burst(burst - burst // 2)
+    if neighbours(status_a) >= 1 and neighbours(status_b) >= 1:
+        drops_on_link += 1
     t0 = time.monotonic()
     if number % power_every == 0:
         how = "power cycle of B's adapter"
@@ -281,7 +284,7 @@ for thread in list(senders.values()):
     thread.join(timeout=20)
 time.sleep(10)  # resends after the last drop, and message events wait for the seen journal's sync
 
-summary = {"drops": drops, "unrecovered": unrecovered, "dropped_before_keyed_again": late,
+summary = {"drops": drops, "drops_on_link": drops_on_link, "unrecovered": unrecovered, "dropped_before_keyed_again": late,
            "link_downs_A": watchers["A"].link_downs, "link_downs_B": watchers["B"].link_downs,
            "recovery_max_s": "%.1f" % max(recoveries) if recoveries else "-",
            "recovery_median_s": "%.1f" % sorted(recoveries)[len(recoveries) // 2] if recoveries else "-"}
