@@ -70,20 +70,27 @@ class Control:
         return json.loads(line)
 
     def request(self, command, **fields):
+        """Sends one request and returns its reply. A request that went out is never sent again
+        (a `send` repeated after a lost reply would be a second message with the same text, and
+        count as a duplicate): only connecting is tried again."""
         for attempt in range(3):
+            written = False
             try:
                 if self.sock is None:
                     self.connect()
                 self.next_id += 1
                 fields.update(id=self.next_id, command=command)
                 self.sock.sendall((json.dumps(fields) + "\n").encode())
+                written = True
                 while True:
                     reply = self.line()
                     if "event" not in reply and reply.get("id") == self.next_id:
                         return reply
             except (OSError, ConnectionError, ValueError) as error:
-                say("control %s: %s (again)" % (self.path, error))
+                say("control %s: %s%s" % (self.path, error, "" if written else " (again)"))
                 self.sock = None
+                if written:
+                    return {"ok": False, "error": {"code": "no_reply"}}
                 time.sleep(0.5)
         return {"ok": False, "error": {"code": "unreachable"}}
 
