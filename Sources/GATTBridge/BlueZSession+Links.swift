@@ -112,6 +112,8 @@ extension BlueZSession {
         // as central; phones do as central): the engine waits a moment for it before keying.
         var info = record.info
         info.mtuSettled = !(connectionMTU.tracks(path) && record.attMTU == ConnectionMTU.initial)
+        // ATT writes and notifications arrive in order while the connection lasts.
+        info.lossless = true
         deliver(.linkUp(info))
         // A link to the device we are dialling (its first write can come before our own lookup) ends
         // the attempt: otherwise it would hold the one attempt slot until its deadline.

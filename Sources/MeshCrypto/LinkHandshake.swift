@@ -8,7 +8,8 @@
 /// - `receive` of an answer to an older ephemeral of ours: derive keys with our latest, send
 ///   nothing (an answer is never answered, so crossed answers cannot ping-pong).
 /// - `receive` of an opening while our latest opening is unanswered and within the guard
-///   interval: the two openings crossed; derive keys with it, send nothing.
+///   interval (on a lossless link, at any time): the two openings crossed; derive keys with
+///   it, send nothing.
 /// - otherwise (an opening, or anything when we have no ephemeral): answer with a fresh
 ///   ephemeral and derive keys with that.
 public struct LinkHandshake: Sendable {
@@ -55,7 +56,7 @@ public struct LinkHandshake: Sendable {
         var ours: Pending
         let isOpening = message.answering == KeyExchangeMessage.opening
         if let current = pending, message.answering == current.digest || !isOpening
-            || (!current.paired && now - current.sentAt < configuration.guardInterval)
+            || (!current.paired && (configuration.lossless || now - current.sentAt < configuration.guardInterval))
         {
             // They answered our latest ephemeral, or an older one (answers crossed in flight:
             // never answer an answer), or our opening and theirs crossed.

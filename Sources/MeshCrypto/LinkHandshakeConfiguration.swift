@@ -6,6 +6,9 @@ public struct LinkHandshakeConfiguration: Sendable, Equatable {
     public var rekeyAfterMessages: UInt64
     /// Rekey after a key has been in use this long.
     public var rekeyInterval: Duration
+    /// True on a link that loses no frame while it is up (BLE): an opening received while ours
+    /// is unpaired crossed ours in flight, however long either took (PROTOCOL.md D4, rule 3).
+    public var lossless: Bool = false
 
     /// Creates a configuration (defaults: 2 s guard, 10,000 messages, 1 hour).
     public init(guardInterval: Duration = .seconds(2), rekeyAfterMessages: UInt64 = 10_000, rekeyInterval: Duration = .seconds(3600)) {

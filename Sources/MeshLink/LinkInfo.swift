@@ -17,6 +17,12 @@ public struct LinkInfo: Equatable, Sendable {
     /// (`EngineConfiguration.mtuExchangeWait`) for `TransportEvent.mtuChanged` before it splits
     /// its key exchange into 20-byte frames.
     public var mtuSettled: Bool
+    /// True when the link delivers every frame it takes, in order, for as long as it is up (BLE:
+    /// ATT writes and notifications); false when frames may vanish on a live link (UDP). On a
+    /// lossless link the key exchange is not repeated on a timer, and two openings that cross
+    /// pair up however long they took (PROTOCOL.md D4): a repeat would only queue behind the
+    /// first on a slow radio and cross it.
+    public var lossless: Bool
 
     /// The range of the largest frame a link may carry, the same on every transport: from 20
     /// bytes (the smallest ATT MTU, 23, minus its header) to 510 (the longest value BlueZ 5.66
@@ -24,12 +30,13 @@ public struct LinkInfo: Equatable, Sendable {
     public static let frameSizes: ClosedRange<Int> = 20...510
 
     /// Creates link information.
-    public init(id: LinkID, role: LinkRole, remoteAddress: String, mtu: Int, rssi: Int? = nil, mtuSettled: Bool = true) {
+    public init(id: LinkID, role: LinkRole, remoteAddress: String, mtu: Int, rssi: Int? = nil, mtuSettled: Bool = true, lossless: Bool = false) {
         self.id = id
         self.role = role
         self.remoteAddress = remoteAddress
         self.mtu = mtu
         self.rssi = rssi
         self.mtuSettled = mtuSettled
+        self.lossless = lossless
     }
 }

@@ -9,11 +9,11 @@ extension MeshEngine {
         if links[info.id] != nil { linkDown(info.id, now: now) }
         linkCounters.linksUp += 1
         guard admit(info, now: now) else { return }
-        let handshake = LinkHandshake(
-            identity: identity,
-            configuration: LinkHandshakeConfiguration(
-                guardInterval: configuration.keyExchangeGuard, rekeyAfterMessages: configuration.rekeyAfterMessages,
-                rekeyInterval: configuration.rekeyInterval))
+        var handshakeConfiguration = LinkHandshakeConfiguration(
+            guardInterval: configuration.keyExchangeGuard, rekeyAfterMessages: configuration.rekeyAfterMessages,
+            rekeyInterval: configuration.rekeyInterval)
+        handshakeConfiguration.lossless = info.lossless
+        let handshake = LinkHandshake(identity: identity, configuration: handshakeConfiguration)
         let sender = FrameSender(limits: fragmenterLimits, random: SplitMix64(seed: random.next()))
         links[info.id] = LinkState(
             info: info, openedAt: now, handshake: handshake, sender: sender,

@@ -54,8 +54,8 @@ extension MeshEngine {
     }
 
     /// Repeats the last handshake step on links still not ready a guard interval after this
-    /// end last sent one: a lost key exchange or profile (UDP, a weak radio) would otherwise
-    /// hold the link until the handshake timeout closes it.
+    /// end last sent one: a lost key exchange or profile (UDP) would otherwise hold the link
+    /// until the handshake timeout closes it. A lossless link (BLE) repeats only its profile.
     private func retryHandshakes(now: Duration) {
         let waiting = links.values.filter {
             $0.phase != .ready && $0.openingDue == nil && now - $0.handshakeSentAt >= configuration.keyExchangeGuard
@@ -63,6 +63,9 @@ extension MeshEngine {
         for link in waiting {
             switch links[link]?.phase {
             case .keyExchange?:
+                // A lossless link lost nothing: our opening is still on its way (a slow radio).
+                // A sealed frame from a peer that has keys while we have none starts a new one.
+                guard links[link]?.info.lossless == false else { continue }
                 startKeyExchange(on: link, now: now)
             case .awaitingProfile?:
                 resendProfile(on: link, now: now)

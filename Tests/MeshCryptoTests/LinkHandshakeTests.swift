@@ -38,9 +38,11 @@ struct LinkSimulation {
     var keys: [LinkKeys?] = [nil, nil]
     var messagesSent = 0
 
-    init() throws {
+    init(lossless: Bool = false) throws {
         identities = [try NodeIdentity.generate(), try NodeIdentity.generate()]
-        handshakes = identities.map { LinkHandshake(identity: $0) }
+        var configuration = LinkHandshakeConfiguration()
+        configuration.lossless = lossless
+        handshakes = identities.map { LinkHandshake(identity: $0, configuration: configuration) }
     }
 
     static func index(_ side: Side) -> Int { side == .a ? 0 : 1 }
@@ -173,6 +175,26 @@ struct LinkHandshakeTests {
         }
         #expect(link.messagesSent == 4)
         #expect(link.queues[0].isEmpty && link.queues[1].isEmpty)
+        let a = try #require(link.keys[0])
+        let b = try #require(link.keys[1])
+        #expect(a.sendKey == b.receiveKey && a.receiveKey == b.sendKey)
+    }
+
+    /// On a lossless link (BLE) an opening is never lost, so one that arrives while ours is
+    /// unpaired crossed it, however slow: two messages, where a lossy link needs four.
+    @Test("On a lossless link openings that cross slower than the guard interval converge in two messages",
+          arguments: [3.0, 10.0])
+    func slowCrossingLossless(delay: Double) throws {
+        var link = try LinkSimulation(lossless: true)
+        try link.run(.start(.a, 0))
+        try link.run(.start(.b, 0))
+        var now = 0.0
+        for _ in 0..<10 {
+            now += delay
+            try link.run(.deliver(.a, now))
+            try link.run(.deliver(.b, now))
+        }
+        #expect(link.messagesSent == 2)
         let a = try #require(link.keys[0])
         let b = try #require(link.keys[1])
         #expect(a.sendKey == b.receiveKey && a.receiveKey == b.sendKey)

@@ -21,13 +21,16 @@ private final class SlowLinkPair {
     private let mtuAt: Duration?
     private var mtuRaised = false
 
-    init(configuration: EngineConfiguration = EngineConfiguration(), mtuSettled: Bool, perFrame: Duration, mtuAt: Duration?) throws {
+    init(
+        configuration: EngineConfiguration = EngineConfiguration(), mtuSettled: Bool, lossless: Bool = false,
+        perFrame: Duration, mtuAt: Duration?
+    ) throws {
         self.perFrame = perFrame
         self.mtuAt = mtuAt
         a = MeshEngine(identity: try NodeIdentity.generate(), configuration: configuration, random: SplitMix64(seed: 1))
         b = MeshEngine(identity: try NodeIdentity.generate(), configuration: configuration, random: SplitMix64(seed: 2))
-        take(a.handle(.linkUp(LinkInfo(id: LinkID(1), role: .central, remoteAddress: "b", mtu: 20, mtuSettled: mtuSettled)), now: now), from: 0)
-        take(b.handle(.linkUp(LinkInfo(id: LinkID(2), role: .peripheral, remoteAddress: "a", mtu: 20, mtuSettled: mtuSettled)), now: now), from: 1)
+        take(a.handle(.linkUp(LinkInfo(id: LinkID(1), role: .central, remoteAddress: "b", mtu: 20, mtuSettled: mtuSettled, lossless: lossless)), now: now), from: 0)
+        take(b.handle(.linkUp(LinkInfo(id: LinkID(2), role: .peripheral, remoteAddress: "a", mtu: 20, mtuSettled: mtuSettled, lossless: lossless)), now: now), from: 1)
     }
 
     private func engine(_ side: Int) -> MeshEngine { side == 0 ? a : b }
@@ -139,5 +142,25 @@ struct MTUExchangeWaitTests {
         #expect(pair.keyExchangeFrames(0) == 1)
         #expect(pair.keyExchangeFrames(1) == 1)
         #expect(pair.a.linkCounters.handshakeRetries + pair.b.linkCounters.handshakeRetries == 0)
+    }
+
+    /// A lossless link (BLE) that never exchanges its MTU, 60 ms a write (a Write Request and its
+    /// response at a 30 ms connection interval): each end's opening is 34 20-byte writes, about
+    /// 2 s. No timed repeat queues behind it, and the two openings pair up when they arrive
+    /// although both took longer than the 2 s guard: ready in about 6 s, one opening each way.
+    /// The same link treated as lossy repeated its opening three times and was not ready when
+    /// the 10 s handshake timeout closed it.
+    @Test("On a slow lossless link the crossed openings pair up without repeats")
+    func slowLosslessLink() throws {
+        let pair = try SlowLinkPair(mtuSettled: false, lossless: true, perFrame: .milliseconds(60), mtuAt: nil)
+        pair.run(for: .seconds(10), until: { pair.bothReady })
+        #expect(pair.bothReady)
+        #expect(pair.a.linkCounters.handshakeTimeouts + pair.b.linkCounters.handshakeTimeouts == 0)
+        #expect(pair.a.linkCounters.keyExchanges == 1)
+        #expect(pair.b.linkCounters.keyExchanges == 1)
+        // One opening each, in 20-byte frames (how many depends on the signature's length).
+        #expect(pair.now <= .seconds(8))
+        #expect(pair.keyExchangeFrames(0) <= 40)
+        #expect(pair.keyExchangeFrames(1) <= 40)
     }
 }
