@@ -75,7 +75,25 @@ extension BlueZSession {
                       disconnectDevice: true)
             return
         }
+        askMTU(link)
         releaseHeld(link.id)
+    }
+
+    /// A connection still at the initial ATT MTU when its peer's database resolves: bluetoothd has
+    /// usually exchanged the MTU by then, but signals it only on characteristic objects that
+    /// existed at the exchange (a cached database's objects may come later), so each end would
+    /// learn it only from the other's first write. The peer characteristic's `MTU` property is
+    /// read live from the connection's ATT bearer: one `Get` tells the engine now, and the key
+    /// exchange waiting for it (``LinkInfo/mtuSettled``) goes in one write.
+    func askMTU(_ link: LinkRecord) {
+        guard let characteristic = link.remoteCharacteristic,
+              connectionMTU.connections[link.devicePath] == ConnectionMTU.initial else { return }
+        let device = link.devicePath
+        call(path: characteristic, interface: "org.freedesktop.DBus.Properties", member: "Get",
+             [.string(BlueZ.characteristic), .string("MTU")]) { [self] result in
+            guard case .success(let arguments) = result, case .variant(.uint16(let mtu))? = try? arguments.at(0) else { return }
+            mtuSeen(device: device, attMTU: Int(mtu))
+        }
     }
 
     /// Opens the link for a device after the address filter and connection limit; reports it up.
