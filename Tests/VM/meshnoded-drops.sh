@@ -15,7 +15,7 @@
 #      (the time from bluetoothd's start to the first message each way is printed);
 #   5. with STRICT_DELIVERY=1 (the engine's link acknowledgement, PROTOCOL.md D12, is what
 #      makes it hold): every message sent during the drops while both ends were up (`send` said
-#      `sentTo` >= 1) was delivered. Without it the losses are only printed; so are those of messages held for the
+#      `sentTo` >= 1), up to 5 s before bluetoothd's kill, was delivered. Without it the losses are only printed; so are those of messages held for the
 #      neighbour, which a neighbour that stays away past its departure grace legitimately loses.
 . "$MESHLAB_LIB"
 . "$(dirname "$MESHLAB_LIB")/scenario-lib.sh"
