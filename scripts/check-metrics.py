@@ -11,16 +11,36 @@ the uptime) must lie between its two values, and a gauge need only be there with
 Prints one line per problem and exits 1 if there is any.
 """
 import json
+import os
 import re
 import sys
 
-KIND_GROUPS = {"message", "join", "heartbeat", "profile", "keyExchange", "keyRequest", "keyAnswer"}
-GAUGES = {"engine.seen_cache_ids", "engine.buffered_fragment_bytes", "engine.neighbours", "engine.known_nodes",
-          "engine.held_messages", "engine.held_bytes", "engine.clock_synchronised", "engine.clock_votes",
-          "engine.clock_behind_ms", "engine.clock_ahead_ms", "inbox.waiting_frames", "control.connected_clients",
-          "mailbox.held", "mailbox.held_bytes", "mailbox.recipients", "mailbox.database_bytes",
-          "mqtt.queue_depth", "mqtt.gateway_shares", "lookup.in_flight", "lookup.waiting_messages", "outbox.held", "outbox.held_bytes",
-          "outbox.targets"}
+CONTROL_MD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "CONTROL.md")
+
+
+def metrics_table(path=CONTROL_MD):
+    """The kind groups and gauges of CONTROL.md's "Metrics" table, the one list of them: the row
+    whose metric is `meshnode_message_<counter>_total{...}` names the kind groups, the row whose
+    type is gauge and whose metric is `meshnode_<group>_<counter>` names the gauges."""
+    kinds, gauges = set(), set()
+    with open(path) as f:
+        text = f.read()
+    section = text.split("\n## Metrics\n", 1)[1].split("\n## ", 1)[0]
+    for line in section.splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) != 3:
+            continue
+        names = re.findall(r"`([^`]+)`", cells[0])
+        if cells[1].startswith("`meshnode_message_<counter>_total"):
+            kinds = {name for name in names if "." not in name and "<" not in name}
+        elif cells[1] == "`meshnode_<group>_<counter>`" and cells[2] == "gauge":
+            gauges = set(names)
+    if not kinds or not gauges:
+        sys.exit("check-metrics: no kind groups or gauges in the Metrics table of " + path)
+    return kinds, gauges
+
+
+KIND_GROUPS, GAUGES = metrics_table()
 
 
 def snake(name):
