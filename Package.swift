@@ -105,6 +105,7 @@ let package = Package(
         .testTarget(name: "RelayctlKitTests", dependencies: [
             "RelayctlKit", "ControlProtocol", "MeshConfig", "Doctor",
         ]),
+        .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol", "MeshProtocol"]),
         .testTarget(name: "FragmenterTests", dependencies: ["MeshProtocol", "Fragmenter"]),
         .testTarget(name: "MeshCryptoTests", dependencies: ["MeshProtocol", "MeshCrypto"]),
         .testTarget(name: "FloodingTests", dependencies: ["MeshProtocol", "Flooding"]),
@@ -112,6 +113,7 @@ let package = Package(
         .testTarget(name: "MeshNodeTests", dependencies: [
             "MeshProtocol", "MeshLink", "MeshCrypto", "Flooding", "MeshNode", "MeshSim", "Mailbox", "MailboxCourier",
         ]),
+        .testTarget(name: "MailboxCourierTests", dependencies: ["MailboxCourier", "MeshLink", "MeshProtocol"]),
         .testTarget(name: "GATTBridgeTests", dependencies: ["MeshLink", "DBusKit", "GATTBridge"]),
         .testTarget(name: "MeshServiceTests", dependencies: [
             "MeshProtocol", "MeshCrypto", "Flooding", "MeshNode", "MeshService", "MeshConfig", "ControlProtocol", "RelayctlKit", "Doctor",
