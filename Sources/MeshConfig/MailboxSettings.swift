@@ -1,3 +1,5 @@
+import MeshProtocol
+
 /// `[mailbox]` settings: direct messages kept for recipients who are not in range
 /// (docs/PROTOCOL.md Part G, docs/SECURITY.md "Mailboxes").
 public struct MailboxSettings: Equatable, Sendable {
@@ -6,7 +8,7 @@ public struct MailboxSettings: Equatable, Sendable {
     /// The database file's name in the state directory.
     public var file = "mailbox.db"
     /// How long a message is kept.
-    public var retention = Duration.seconds(86_400)
+    public var retention = MailboxHorizon.duration
     /// The most messages held in all.
     public var messages = 2_000
     /// The most bytes held in all.
