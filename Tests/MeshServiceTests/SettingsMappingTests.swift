@@ -1,6 +1,5 @@
 import Flooding
 import Fragmenter
-import Mailbox
 import MeshConfig
 import MeshLink
 import MeshNode

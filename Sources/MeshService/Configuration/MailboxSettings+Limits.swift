@@ -1,5 +1,5 @@
-import Mailbox
 import MeshConfig
+import MeshProtocol
 
 extension MailboxSettings {
     /// The limits these settings describe.

@@ -1,5 +1,3 @@
-import MeshProtocol
-
 /// The bounds a mailbox keeps (meshnoded.conf `[mailbox]`, docs/SECURITY.md "Mailboxes").
 ///
 /// Counts and bytes are capped per recipient, per origin, per depositor (the neighbour whose
