@@ -117,7 +117,7 @@ let package = Package(
         .testTarget(name: "GATTBridgeTests", dependencies: ["MeshLink", "DBusKit", "GATTBridge"]),
         .testTarget(name: "MeshServiceTests", dependencies: [
             "MeshProtocol", "MeshCrypto", "Flooding", "MeshNode", "MeshService", "MeshConfig", "ControlProtocol", "RelayctlKit", "Doctor",
-            "MeshLink", "UDPTransport", "MeshTestSupport", "MQTTBridge", "Fragmenter",
+            "MeshLink", "UDPTransport", "MeshTestSupport", "MQTTBridge", "Fragmenter", "Mailbox",
         ]),
         .testTarget(name: "UDPTransportTests", dependencies: ["MeshProtocol", "MeshLink", "UDPTransport", "MeshTestSupport", "PosixThread"]),
         .testTarget(name: "MQTTBridgeTests", dependencies: ["MQTTBridge", "MeshProtocol", "MeshCrypto"]),

@@ -1,5 +1,6 @@
 import Flooding
 import Fragmenter
+import Mailbox
 import MeshConfig
 import MeshLink
 import MeshNode
@@ -88,11 +89,12 @@ import UDPTransport
         #expect(settings.engineConfiguration.admission.maxUnkeyedLinks == expected)
     }
 
-    @Test("The mailbox horizon bounds [mailbox] retention, and is its default, the store's and the delivery memory's")
+    @Test("The mailbox horizon bounds [mailbox] retention, and is its default, the store's, the key wait's and the delivery memory's")
     func theMailboxHorizonIsNamedOnce() throws {
         #expect(MailboxHorizon.duration == .seconds(24 * 3600) && MailboxHorizon.milliseconds == 86_400_000)
         #expect(DaemonSettings().mailbox.retention == MailboxHorizon.duration)
         #expect(MailboxLimits().retentionMilliseconds == MailboxHorizon.milliseconds)
+        #expect(KeyWaitLimits().retentionMilliseconds == MailboxHorizon.milliseconds)
         #expect(DirectDeliveryMemory(vouchedSince: 0).horizonMilliseconds == MailboxHorizon.milliseconds)
         let longest = try ConfigLoader.parse("[mailbox]\nretention = 24h\n", file: "test.conf")
         #expect(longest.mailbox.limits.retentionMilliseconds == MailboxHorizon.milliseconds)
