@@ -78,8 +78,10 @@ let package = Package(
         // JSONEncoder and JSONDecoder within the protocol's bounds (docs/CONTROL.md).
         .target(name: "ControlProtocol", dependencies: ["MeshProtocol"]),
         // meshnoded.conf and meshnoded's flags: the option table, the parser, file:line problems, the
-        // man page's option list. Links no D-Bus, systemd or daemon (fuzzers, relayctl doctor, tests).
-        .target(name: "MeshConfig", dependencies: ["MeshProtocol", "MeshLink", "Flooding", "MeshNode", "UDPTransport", "ControlProtocol"]),
+        // man page's option list, the settings and their defaults. A leaf: links no engine, transport,
+        // crypto, D-Bus, systemd or daemon (fuzzers, relayctl doctor, tests); the settings become the
+        // engine's and transports' configurations in MeshService (Sources/MeshService/Configuration).
+        .target(name: "MeshConfig", dependencies: ["MeshProtocol", "MeshLink", "ControlProtocol"]),
         .target(name: "MeshService", dependencies: [
             "MeshProtocol", "MeshLink", "Fragmenter", "MeshCrypto", "Flooding", "MeshNode", "GATTBridge", "UDPTransport",
             "ControlProtocol", "MeshConfig", "CSystemd", "CTimerFD", "PosixThread", "Mailbox", "MailboxCourier", "MQTTBridge",
@@ -100,7 +102,7 @@ let package = Package(
 
         // Tests.
         .testTarget(name: "MeshProtocolTests", dependencies: ["MeshProtocol"]),
-        .testTarget(name: "MeshConfigTests", dependencies: ["MeshConfig", "ControlProtocol", "UDPTransport", "MeshTestSupport"]),
+        .testTarget(name: "MeshConfigTests", dependencies: ["MeshConfig", "ControlProtocol", "MeshLink", "MeshTestSupport"]),
         .testTarget(name: "DoctorTests", dependencies: ["Doctor"]),
         .testTarget(name: "RelayctlKitTests", dependencies: [
             "RelayctlKit", "ControlProtocol", "MeshConfig", "Doctor",
@@ -117,7 +119,7 @@ let package = Package(
         .testTarget(name: "GATTBridgeTests", dependencies: ["MeshLink", "DBusKit", "GATTBridge"]),
         .testTarget(name: "MeshServiceTests", dependencies: [
             "MeshProtocol", "MeshCrypto", "Flooding", "MeshNode", "MeshService", "MeshConfig", "ControlProtocol", "RelayctlKit", "Doctor",
-            "MeshLink", "UDPTransport", "MeshTestSupport", "MQTTBridge",
+            "MeshLink", "UDPTransport", "MeshTestSupport", "MQTTBridge", "Fragmenter", "Mailbox",
         ]),
         .testTarget(name: "UDPTransportTests", dependencies: ["MeshProtocol", "MeshLink", "UDPTransport", "MeshTestSupport", "PosixThread"]),
         .testTarget(name: "MQTTBridgeTests", dependencies: ["MQTTBridge", "MeshProtocol", "MeshCrypto"]),

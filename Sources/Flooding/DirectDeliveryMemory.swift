@@ -12,7 +12,7 @@ import MeshProtocol
 public struct DirectDeliveryMemory: Sendable {
     /// The most IDs remembered.
     public let capacity: Int
-    /// How long after its timestamp a held message may still be delivered (H, 24 h).
+    /// How long after its timestamp a held message may still be delivered (H, `MailboxHorizon`).
     public let horizonMilliseconds: UInt64
     /// The clock error tolerated (S, `[seen] max_clock_skew`).
     public let skewMilliseconds: UInt64
@@ -23,7 +23,7 @@ public struct DirectDeliveryMemory: Sendable {
     private var expiries: [MessageID: UInt64] = [:]
 
     /// Creates a memory that vouches from `vouchedSince` on.
-    public init(capacity: Int = 16_384, horizonMilliseconds: UInt64 = 24 * 3_600_000, skewMilliseconds: UInt64 = 120_000, vouchedSince: UInt64) {
+    public init(capacity: Int = 16_384, horizonMilliseconds: UInt64 = MailboxHorizon.milliseconds, skewMilliseconds: UInt64 = 120_000, vouchedSince: UInt64) {
         self.capacity = max(1, capacity)
         self.horizonMilliseconds = horizonMilliseconds
         self.skewMilliseconds = skewMilliseconds

@@ -1,3 +1,5 @@
+import MeshProtocol
+
 /// Which relay scheduler a node runs.
 public enum RelaySchedulerChoice: Equatable, Sendable {
     /// Classic RelayChat flooding: every relay at once to every target (``ImmediateRelayScheduler``).

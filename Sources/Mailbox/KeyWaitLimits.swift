@@ -1,3 +1,5 @@
+import MeshProtocol
+
 /// The bounds of the messages this node's operator wrote to nodes whose key is not known yet
 /// (docs/PROTOCOL.md H4, "Waiting for a key"; docs/SECURITY.md, "Mailboxes"). Bytes are UTF-8
 /// text bytes; the text is kept in plaintext until the key comes.
@@ -15,7 +17,7 @@ public struct KeyWaitLimits: Equatable, Sendable {
 
     /// Creates limits; the defaults are the shipped ones.
     public init(
-        retentionMilliseconds: UInt64 = 24 * 3_600_000, totalMessages: Int = 256, totalBytes: Int = 512 << 10,
+        retentionMilliseconds: UInt64 = MailboxHorizon.milliseconds, totalMessages: Int = 256, totalBytes: Int = 512 << 10,
         messagesPerTarget: Int = 32, bytesPerTarget: Int = 64 << 10
     ) {
         self.retentionMilliseconds = retentionMilliseconds

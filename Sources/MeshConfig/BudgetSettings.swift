@@ -1,4 +1,4 @@
-import MeshNode
+import MeshProtocol
 
 /// `[budget]` settings: what one neighbour may cost the others (docs/PROTOCOL.md Part E,
 /// "Budgets"). The defaults are `BudgetLimits()`'s, written once there.
@@ -18,12 +18,4 @@ public struct BudgetSettings: Equatable, Sendable {
 
     /// Creates the defaults.
     public init() {}
-
-    /// The engine's limits for these settings.
-    public var limits: BudgetLimits {
-        BudgetLimits(
-            messagesPerSecond: Double(messagesPerSecond), messageBurst: Double(messageBurst),
-            bytesPerSecond: Double(bytesPerSecond), byteBurst: Double(byteBurst),
-            verificationsPerSecond: Double(verificationsPerSecond), verificationBurst: Double(verificationBurst))
-    }
 }

@@ -1,6 +1,6 @@
 import ControlProtocol
 import Glibc
-import UDPTransport
+import MeshLink
 
 /// Builds a `DaemonSettings` from defaults, then the file, then command-line overrides.
 public enum ConfigLoader {

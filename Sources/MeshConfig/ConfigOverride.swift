@@ -1,7 +1,3 @@
-import ControlProtocol
-import Glibc
-import UDPTransport
-
 /// One setting from the command line, already matched to its option.
 public struct ConfigOverride: Equatable, Sendable {
     /// The flag as typed, such as `--udp-port`; used as the error location.

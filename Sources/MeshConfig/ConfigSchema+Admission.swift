@@ -24,7 +24,7 @@ extension ConfigSchema {
             section: "links", key: "neighbour_memory", alias: nil, valueHint: "DURATION",
             summary: "how long a keyed link's address is preferred as a returning neighbour's",
             apply: { config, text throws(InvalidValue) in
-                config.links.neighbourMemory = try ConfigValue.duration(text, in: .zero...(.seconds(86_400)))
+                config.links.neighbourMemory = try ConfigValue.duration(text, in: .zero...day)
             },
             render: { ConfigValue.format($0.links.neighbourMemory) }),
     ]

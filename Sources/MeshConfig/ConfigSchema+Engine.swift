@@ -56,11 +56,11 @@ extension ConfigSchema {
         duration("timers", "heartbeat_interval", "heartbeat period to each neighbour",
                  .seconds(1)...(.seconds(3600)), \.timers.heartbeatInterval),
         duration("timers", "departure_grace", "silence after which a neighbour counts as gone",
-                 .seconds(1)...(.seconds(86_400)), \.timers.departureGrace),
+                 .seconds(1)...day, \.timers.departureGrace),
         duration("timers", "handshake_timeout", "time a new link has to finish its key exchange",
                  .milliseconds(100)...(.seconds(300)), \.timers.handshakeTimeout),
         duration("timers", "rekey_interval", "link key lifetime",
-                 .seconds(60)...(.seconds(7 * 86_400)), \.timers.rekeyInterval),
+                 .seconds(60)...(day * 7), \.timers.rekeyInterval),
     ]
 
     private static let holdOptions: [ConfigOption] = [
@@ -79,7 +79,7 @@ extension ConfigSchema {
     private static let cacheOptions: [ConfigOption] = [
         count("seen", "capacity", "most message IDs remembered, and the 32-byte slots of seen.journal", 1024...1_048_576, \.seen.capacity),
         duration("seen", "expiry", "how long a message ID is remembered",
-                 .seconds(10)...(.seconds(86_400)), \.seen.expiry),
+                 .seconds(10)...day, \.seen.expiry),
         duration("seen", "max_clock_skew",
                  "clock error tolerated between a message's origin and this node (signed timestamps)",
                  .seconds(1)...(.seconds(3600)), \.seen.maxClockSkew),

@@ -1,5 +1,5 @@
 import MeshLink
-import UDPTransport
+
 extension ConfigSchema {
     /// `[udp]` and `[bluez]`.
     static let linkOptions: [ConfigOption] = udpOptions + bluezOptions

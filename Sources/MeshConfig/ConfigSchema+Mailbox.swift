@@ -1,3 +1,5 @@
+import MeshProtocol
+
 extension ConfigSchema {
     /// `[mailbox]`: mail kept for recipients who are not in range.
     static let mailboxOptions: [ConfigOption] = [
@@ -16,7 +18,7 @@ extension ConfigSchema {
                 config.mailbox.file = text
             },
             render: { $0.mailbox.file }),
-        mailboxDuration("retention", "how long a held message is kept", .seconds(60)...(.seconds(86_400)), \.retention),
+        mailboxDuration("retention", "how long a held message is kept", .seconds(60)...MailboxHorizon.duration, \.retention),
         mailboxCount("messages", "most messages held in all", 1...100_000, \.messages),
         mailboxCount("bytes", "most envelope bytes held in all", 65_536...268_435_456, \.bytes),
         mailboxCount("messages_per_recipient", "most messages held for one recipient", 1...100_000, \.messagesPerRecipient),
@@ -27,7 +29,7 @@ extension ConfigSchema {
         mailboxCount("bytes_per_depositor", "most envelope bytes held from one neighbour that handed them over",
                      16_384...268_435_456, \.bytesPerDepositor),
         mailboxDuration("copy_interval", "least time between two copies of one message toward a recipient heard some hops away",
-                        .seconds(10)...(.seconds(86_400)), \.copyInterval),
+                        .seconds(10)...MailboxHorizon.duration, \.copyInterval),
         mailboxDuration("reach_window", "a node heard through another node within this long counts as reachable: its mail is not kept",
                         .zero...(.seconds(3_600)), \.reachWindow),
     ]

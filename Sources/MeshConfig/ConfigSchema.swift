@@ -1,14 +1,14 @@
 /// The table of every option meshnoded understands.
 enum ConfigSchema {
     /// Every section, in file order.
-
-
-    /// Every option, in file order.
-
     static let sections = ["node", "transport", "udp", "bluez", "relay", "timers", "seen", "fragments", "hold", "budget", "lookup", "links", "crypto", "mqtt", "mailbox"]
 
     /// Every option, in file order.
     static let options: [ConfigOption] = nodeOptions + linkOptions + engineOptions + admissionOptions + mqttOptions + mailboxOptions
+
+    /// One day: the upper bound of several durations. The mailbox's are bounded by the mailbox
+    /// horizon instead (`MailboxHorizon`, docs/PROTOCOL.md G4), also 24 hours but fixed by the protocol.
+    static let day = Duration.seconds(86_400)
 
     private static let byName: [String: ConfigOption] = Dictionary(
         uniqueKeysWithValues: options.map { ($0.name, $0) })

@@ -1,7 +1,3 @@
-import Flooding
-import MeshNode
-import MeshProtocol
-
 /// `[fragments]` settings for reassembly.
 public struct FragmentSettings: Equatable, Sendable {
     /// How long a partial message waits for its next fragment.

@@ -1,5 +1,3 @@
-import Flooding
-import MeshNode
 import MeshProtocol
 
 /// `[hold]` settings: messages held for a neighbour in its departure grace (docs/PROTOCOL.md
@@ -18,11 +16,4 @@ public struct HoldSettings: Equatable, Sendable {
 
     /// Creates the defaults.
     public init() {}
-
-    /// The engine's limits for these settings.
-    public var limits: HoldLimits {
-        HoldLimits(
-            messagesPerNeighbour: messages, bytesPerNeighbour: bytes, totalBytes: totalBytes, maxAge: maxAge,
-            resendWindow: resendWindow)
-    }
 }

@@ -1,4 +1,4 @@
-import MeshNode
+import MeshProtocol
 
 /// `[links]`: how many links may be in their key exchange at once, and for how long.
 public struct LinkSettings: Equatable, Sendable {
@@ -10,10 +10,4 @@ public struct LinkSettings: Equatable, Sendable {
     public var keyDeadline = LinkAdmissionLimits().keyDeadline
     /// How long a keyed link's address counts as a returning neighbour's.
     public var neighbourMemory = LinkAdmissionLimits().neighbourMemory
-
-    /// The engine limits these settings describe.
-    public var limits: LinkAdmissionLimits {
-        LinkAdmissionLimits(maxUnkeyedLinks: maxUnkeyed, maxUnkeyedPerAddress: maxUnkeyedPerAddress,
-                            keyDeadline: keyDeadline, neighbourMemory: neighbourMemory)
-    }
 }

@@ -1,4 +1,4 @@
-import MeshNode
+import MeshProtocol
 
 /// `[lookup]` settings: key lookup for nodes whose key this node lacks (docs/PROTOCOL.md Part H).
 /// The defaults are `KeyLookupLimits()`'s, written once there.
@@ -12,9 +12,4 @@ public struct LookupSettings: Equatable, Sendable {
 
     /// Creates the defaults.
     public init() {}
-
-    /// The engine's limits for these settings.
-    public var limits: KeyLookupLimits {
-        KeyLookupLimits(answerDelay: answerDelay, timeout: timeout, retryInterval: retryInterval)
-    }
 }

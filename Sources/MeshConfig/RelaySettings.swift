@@ -1,5 +1,3 @@
-import Flooding
-import MeshNode
 import MeshProtocol
 
 /// `[relay]` settings: how far messages and join notices travel, and how relays are scheduled. The link-local kinds
@@ -28,27 +26,6 @@ public struct RelaySettings: Equatable, Sendable {
 
     /// Creates the defaults.
     public init() {}
-
-    /// The scheduler these settings choose, with its parameters.
-    public var schedulerChoice: RelaySchedulerChoice {
-        switch scheduler {
-        case .plain: .plain
-        case .managed:
-            .managed(ManagedFloodingParameters(
-                slot: managedSlot, maxWindow: managedMaxWindow, cancelAfterCopies: managedCancelAfter,
-                coverage: managedCoverage))
-        }
-    }
-
-    /// The hop-limit table these settings give: the defaults with the four relayed kinds set.
-    public var hopLimits: HopLimits {
-        var table = HopLimits.relayChatDefaults
-        table.limits[.message] = ttlMessage
-        table.limits[.joinNotice] = ttlJoin
-        table.limits[.keyRequest] = ttlKeyRequest
-        table.limits[.keyAnswer] = ttlKeyAnswer
-        return table
-    }
 }
 
 /// The `[relay] scheduler` values.

@@ -1,5 +1,3 @@
-import Flooding
-import MeshNode
 import MeshProtocol
 
 /// `[seen]` settings for the seen-message-ID cache.

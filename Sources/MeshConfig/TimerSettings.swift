@@ -1,7 +1,3 @@
-import Flooding
-import MeshNode
-import MeshProtocol
-
 /// `[timers]` settings.
 public struct TimerSettings: Equatable, Sendable {
     /// How often a heartbeat goes to each neighbour.

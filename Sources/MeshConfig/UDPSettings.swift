@@ -1,4 +1,4 @@
-import UDPTransport
+import MeshLink
 
 /// `[udp]` settings for the loopback UDP transport.
 public struct UDPSettings: Equatable, Sendable {

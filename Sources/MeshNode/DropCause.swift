@@ -1,4 +1,5 @@
 import Flooding
+import MeshProtocol
 
 /// Why the engine dropped a frame or an envelope: one value for logs, `relayctl watch` and tests.
 ///

@@ -1,4 +1,5 @@
 import MeshLink
+import MeshProtocol
 
 /// Which links may hold a slot while they have no link keys: a pure value on injected time.
 ///

@@ -1,3 +1,5 @@
+import MeshLink
+
 /// Addresses remembered for a while, at most `capacity` of them (the least recently noted go
 /// first); pinned addresses (configured neighbours) are always remembered.
 struct RecentEndpoints: Sendable {

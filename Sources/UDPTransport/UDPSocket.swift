@@ -1,4 +1,5 @@
 import Glibc
+import MeshLink
 
 /// A non-blocking UDP socket bound to a loopback endpoint.
 struct UDPSocket: Sendable {

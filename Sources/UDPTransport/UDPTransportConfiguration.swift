@@ -1,3 +1,5 @@
+import MeshLink
+
 /// What a `UDPTransport` binds, whom it connects to, and its timings (its configuration, as
 /// `BlueZConfiguration` is BlueZ's; the daemon's `[udp]` file section is `UDPSettings`).
 public struct UDPTransportConfiguration: Equatable, Sendable {

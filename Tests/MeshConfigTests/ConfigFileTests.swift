@@ -1,6 +1,6 @@
 import ControlProtocol
+import MeshLink
 import Testing
-import UDPTransport
 @testable import MeshConfig
 
 @Suite("meshnoded.conf parsing")
@@ -117,7 +117,7 @@ struct ConfigFileTests {
         #expect(config.udp.neighbours.map(\.description) == ["127.0.0.1:7101", "127.0.0.1:7102"])
         #expect(config.udp.keepaliveInterval == .milliseconds(100))
         #expect(config.bluez.allow == [.address("AA:BB:CC:DD:EE:FF"), .node("00112233445566778899aabbccddeeff")])
-        #expect(config.relay.ttlMessage == 4 && config.relay.ttlJoin == 1 && config.relay.hopLimits.limit(for: .heartbeat) == 0)
+        #expect(config.relay.ttlMessage == 4 && config.relay.ttlJoin == 1)
         #expect(config.timers.heartbeatInterval == .seconds(120))
         #expect(config.timers.rekeyInterval == .seconds(7200))
         #expect(config.seen.expiry == .seconds(900))

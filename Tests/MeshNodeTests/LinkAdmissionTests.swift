@@ -1,5 +1,6 @@
 import MeshLink
 import MeshNode
+import MeshProtocol
 import Testing
 
 @Suite("Link admission")

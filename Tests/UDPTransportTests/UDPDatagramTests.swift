@@ -1,3 +1,4 @@
+import MeshLink
 import Testing
 @testable import UDPTransport
 

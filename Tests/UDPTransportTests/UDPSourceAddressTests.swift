@@ -1,4 +1,5 @@
 import Glibc
+import MeshLink
 import Testing
 @testable import UDPTransport
 

@@ -1,3 +1,4 @@
+import MeshLink
 import MeshProtocol
 import UDPTransport
 

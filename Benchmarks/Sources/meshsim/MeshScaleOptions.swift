@@ -1,4 +1,5 @@
 import Flooding
+import MeshProtocol
 
 /// What `meshsim` is asked to run.
 struct MeshScaleOptions: Sendable {

@@ -8,14 +8,7 @@ import MeshNode
 enum BlueZTransportFactory {
     /// The transport, its profile set.
     static func make(config: DaemonSettings, identity: NodeIdentity, logger: DaemonLogger) throws -> BlueZTransport {
-        var addressAllow: Set<String> = []
-        var addressDeny: Set<String> = []
-        for filter in config.bluez.allow { if case .address(let text) = filter { addressAllow.insert(text.uppercased()) } }
-        for filter in config.bluez.deny { if case .address(let text) = filter { addressDeny.insert(text.uppercased()) } }
-        let configuration = BlueZConfiguration(
-            adapter: config.bluez.adapter, localName: identity.shortID, serviceUUID: config.bluez.serviceUUID,
-            allowAddresses: addressAllow, denyAddresses: addressDeny, maxConnections: config.bluez.maxConnections,
-            gattServer: config.bluez.gattServer, clientSlots: config.bluez.clientSlots)
+        let configuration = config.bluez.configuration(localName: identity.shortID)
         let transport = try BlueZTransport(configuration: configuration) { event in
             let fields = LogFields(reason: "bluez")
             switch event.level {

@@ -19,7 +19,7 @@ extension DaemonRunner {
             logger.warning(.general, "kept seen cache ignored: \(error)")
         }
         let wallNow = wallClockMilliseconds()
-        let lifetime = UInt64(config.seen.expiry.components.seconds) * 1000
+        let lifetime = config.seen.expiryMilliseconds
         var journal: SeenJournal?
         do throws(SeenJournalError) {
             let (opened, replay) = try SeenJournal.open(

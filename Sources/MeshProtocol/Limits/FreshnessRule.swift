@@ -1,5 +1,3 @@
-import MeshProtocol
-
 /// Refuses messages older than the seen cache can vouch for, by their signed timestamp.
 ///
 /// A copy of a message seen before is dropped by the seen cache only while the cache still

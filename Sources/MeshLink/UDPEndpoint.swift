@@ -1,6 +1,7 @@
 import Glibc
 
-/// A loopback UDP address: 127.0.0.0/8 or ::1, with a port.
+/// A loopback UDP address: 127.0.0.0/8 or ::1, with a port (the UDP transport's link address, here so
+/// that the configuration can parse `[udp]` without linking the transport).
 public struct UDPEndpoint: Hashable, Sendable, CustomStringConvertible {
     /// IPv4 or IPv6.
     public enum Family: Sendable, Equatable {
@@ -12,7 +13,7 @@ public struct UDPEndpoint: Hashable, Sendable, CustomStringConvertible {
 
     /// The IPv4 address as a number (127.x.y.z); 0 for IPv6, whose only loopback address is ::1.
     /// Kept as a number, not text, so a received datagram's source needs no formatting or parsing.
-    let ipv4: UInt32
+    package let ipv4: UInt32
     /// The UDP port.
     public let port: UInt16
     /// The address family.
@@ -39,7 +40,7 @@ public struct UDPEndpoint: Hashable, Sendable, CustomStringConvertible {
 
     /// An IPv4 endpoint from a number (as `sockaddr_in` holds it, in host byte order); nil unless
     /// it is in 127.0.0.0/8. For received datagrams: no text is built.
-    init?(ipv4 address: UInt32, port: UInt16) {
+    package init?(ipv4 address: UInt32, port: UInt16) {
         guard address >> 24 == 127 else { return nil }
         self.ipv4 = address
         self.port = port
@@ -47,7 +48,7 @@ public struct UDPEndpoint: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The IPv6 loopback endpoint `[::1]:port`.
-    init(ipv6LoopbackPort port: UInt16) {
+    package init(ipv6LoopbackPort port: UInt16) {
         self.ipv4 = 0
         self.port = port
         self.family = .ipv6

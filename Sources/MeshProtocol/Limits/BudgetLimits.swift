@@ -3,7 +3,7 @@
 /// Every message or join notice a neighbour hands us that passes the cheap checks (not seen,
 /// not looped, within its hop limit, fresh) spends one message token and its payload size in
 /// byte tokens from the share of the upstream it came through at that neighbour, and from the
-/// neighbour's total (see ``NeighbourBudgets``). What finds no tokens is **never relayed**; it is
+/// neighbour's total (see `NeighbourBudgets` in MeshNode). What finds no tokens is **never relayed**; it is
 /// still delivered here when it is for us and a signature check can be spared for it. Each
 /// signature check spends a token from one bucket shared by all neighbours; checks for
 /// neighbours beyond their share may use only the upper half of it, so the lower half is

@@ -1,4 +1,5 @@
 import MeshConfig
+import MeshLink
 import UDPTransport
 
 extension UDPTransportConfiguration {

@@ -17,7 +17,7 @@ extension DaemonSettings {
             handshakeTimeout: timers.handshakeTimeout, seenCapacity: seen.capacity, seenLifetime: seen.expiry,
             padding: crypto.padding, rekeyInterval: timers.rekeyInterval, hold: hold.limits,
             budgets: budget.limits,
-            freshness: FreshnessRule(maxClockSkew: seen.maxClockSkew, enabled: seen.checkTimestamps),
+            freshness: seen.freshness,
             deniedNodes: nodeDeny, allowedNodes: nodeAllow)
         configuration.admission = links.limits
         configuration.relayScheduler = relay.schedulerChoice

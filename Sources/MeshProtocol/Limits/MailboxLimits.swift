@@ -4,7 +4,7 @@
 /// link handed the message over, or this node for its own) and in total. Bytes are encoded
 /// envelope bytes.
 public struct MailboxLimits: Equatable, Sendable {
-    /// How long a message is kept, in milliseconds (default 24 h).
+    /// How long a message is kept, in milliseconds (default and most: the mailbox horizon, 24 h).
     public var retentionMilliseconds: UInt64
     /// The most messages held in all.
     public var totalMessages: Int
@@ -29,7 +29,7 @@ public struct MailboxLimits: Equatable, Sendable {
 
     /// Creates limits; the defaults are the shipped ones.
     public init(
-        retentionMilliseconds: UInt64 = 24 * 3_600_000, totalMessages: Int = 2_000, totalBytes: Int = 8 << 20,
+        retentionMilliseconds: UInt64 = MailboxHorizon.milliseconds, totalMessages: Int = 2_000, totalBytes: Int = 8 << 20,
         messagesPerRecipient: Int = 200, bytesPerRecipient: Int = 1 << 20, messagesPerOrigin: Int = 200,
         messagesPerDepositor: Int = 500, bytesPerDepositor: Int = 2 << 20, maxMessageBytes: Int = 16_384,
         copyIntervalMilliseconds: UInt64 = 600_000, handOversPerTick: Int = 8

@@ -1,4 +1,4 @@
-/// The tunables of managed flooding (``ManagedRelayScheduler``).
+/// The tunables of managed flooding (`ManagedRelayScheduler` in Flooding).
 public struct ManagedFloodingParameters: Equatable, Sendable {
     /// How much the relay window grows per ready neighbour: a relay waits a random time in
     /// `0 ... slot × neighbours` (at most `maxWindow`), so dense places wait longer and hear more.

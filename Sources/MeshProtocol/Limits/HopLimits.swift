@@ -1,5 +1,3 @@
-import MeshProtocol
-
 /// How far each kind of message may travel, in hops (the per-kind TTL table).
 ///
 /// A limit of `n ≥ 1` lets a message travel at most `n` hops from its origin: it is relayed

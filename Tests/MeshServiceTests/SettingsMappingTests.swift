@@ -1,0 +1,107 @@
+import Flooding
+import Fragmenter
+import Mailbox
+import MeshConfig
+import MeshLink
+import MeshNode
+import MeshProtocol
+import MQTTBridge
+import Testing
+import UDPTransport
+@testable import MeshService
+
+/// Sources/MeshService/Configuration: the one place meshnoded.conf's settings become the engine's and
+/// the transports' configurations. Where a setting's default is also written in the configuration type
+/// (the engine and transports have defaults of their own, for the simulator and tests), the two must agree.
+@Suite struct SettingsMappingTests {
+    @Test("Default settings give the engine the defaults of EngineConfiguration() for every setting it takes")
+    func defaultSettingsGiveTheEngineItsDefaults() {
+        let mapped = DaemonSettings().engineConfiguration
+        let engine = EngineConfiguration()
+        #expect(mapped.displayName == engine.displayName && mapped.icon == engine.icon)
+        #expect(mapped.hopLimits == engine.hopLimits)
+        #expect(mapped.heartbeatInterval == engine.heartbeatInterval)
+        #expect(mapped.departureGrace == engine.departureGrace)
+        #expect(mapped.handshakeTimeout == engine.handshakeTimeout)
+        #expect(mapped.seenCapacity == engine.seenCapacity && mapped.seenLifetime == engine.seenLifetime)
+        #expect(mapped.padding == engine.padding)
+        #expect(mapped.rekeyInterval == engine.rekeyInterval)
+        #expect(mapped.hold == engine.hold)
+        #expect(mapped.budgets == engine.budgets)
+        #expect(mapped.freshness == engine.freshness)
+        #expect(mapped.lookup == engine.lookup)
+        #expect(mapped.mailReachWindow == engine.mailReachWindow)
+        #expect(mapped.bridgeDownlinkHops == engine.bridgeDownlinkHops)
+        // Where meshnoded differs from the bare engine on purpose: managed flooding, mail kept, and
+        // unkeyed links capped at half the default transport's (BlueZ's 8) slots.
+        #expect(mapped.relayScheduler == .managed(ManagedFloodingParameters()))
+        #expect(engine.relayScheduler == .plain)
+        #expect(mapped.keepsMail && !engine.keepsMail)
+        var admission = engine.admission
+        admission.maxUnkeyedLinks = 4
+        #expect(mapped.admission == admission)
+    }
+
+    @Test("Default settings give the fragmenter, the mailbox, the UDP transport and the bridge their own defaults")
+    func defaultSettingsGiveTheOtherConfigurationsTheirDefaults() throws {
+        let settings = DaemonSettings()
+        #expect(settings.fragmenterLimits == FragmenterLimits())
+        #expect(settings.mailbox.limits == MailboxLimits())
+        let bind = try UDPEndpoint(host: "127.0.0.1", port: 7001)
+        #expect(try UDPTransportConfiguration(settings.udp) == UDPTransportConfiguration(bind: bind))
+        let bridge = try settings.mqtt.bridgeConfiguration(
+            nodeID: NodeID(hex: "00112233445566778899aabbccddeeff")!, environment: [:])
+        #expect(bridge.downlink == DownlinkLimits())
+    }
+
+    @Test("[relay] sets the four relayed kinds' hop limits; the link-local kinds stay 0",
+          arguments: [(UInt8(0), UInt8(16), UInt8(1), UInt8(9)), (5, 4, 7, 7)])
+    func relayedKindsTakeTheirHopLimitsFromTheSettings(message: UInt8, join: UInt8, keyRequest: UInt8, keyAnswer: UInt8) {
+        var relay = RelaySettings()
+        (relay.ttlMessage, relay.ttlJoin, relay.ttlKeyRequest, relay.ttlKeyAnswer) = (message, join, keyRequest, keyAnswer)
+        let table = relay.hopLimits
+        #expect(table.limit(for: .message) == message && table.limit(for: .joinNotice) == join)
+        #expect(table.limit(for: .keyRequest) == keyRequest && table.limit(for: .keyAnswer) == keyAnswer)
+        for kind in [MessageKind.heartbeat, .keyExchange, .profile] { #expect(table.limit(for: kind) == 0) }
+    }
+
+    @Test("[relay] scheduler chooses the scheduler; the managed.* keys become its parameters")
+    func schedulerSettingsChooseTheScheduler() {
+        var relay = RelaySettings()
+        relay.managedSlot = .milliseconds(5)
+        relay.managedMaxWindow = .milliseconds(90)
+        relay.managedCancelAfter = 3
+        relay.managedCoverage = 2
+        #expect(relay.schedulerChoice == .managed(ManagedFloodingParameters(
+            slot: .milliseconds(5), maxWindow: .milliseconds(90), cancelAfterCopies: 3, coverage: 2)))
+        relay.scheduler = .plain
+        #expect(relay.schedulerChoice == .plain)
+    }
+
+    @Test("Links without keys may hold at most half the transport's slots",
+          arguments: [(TransportKind.bluez, 8, 32, 4), (.bluez, 1, 32, 1), (.udp, 64, 32, 32), (.udp, 64, 10, 10)])
+    func unkeyedLinksHoldAtMostHalfTheSlots(kind: TransportKind, slots: Int, maxUnkeyed: Int, expected: Int) {
+        var settings = DaemonSettings()
+        settings.transport.kind = kind
+        settings.bluez.maxConnections = slots
+        settings.udp.maxLinks = slots
+        settings.links.maxUnkeyed = maxUnkeyed
+        #expect(settings.engineConfiguration.admission.maxUnkeyedLinks == expected)
+    }
+
+    @Test("The mailbox horizon bounds [mailbox] retention, and is its default, the store's, the key wait's and the delivery memory's")
+    func theMailboxHorizonIsNamedOnce() throws {
+        #expect(MailboxHorizon.duration == .seconds(24 * 3600) && MailboxHorizon.milliseconds == 86_400_000)
+        #expect(DaemonSettings().mailbox.retention == MailboxHorizon.duration)
+        #expect(MailboxLimits().retentionMilliseconds == MailboxHorizon.milliseconds)
+        #expect(KeyWaitLimits().retentionMilliseconds == MailboxHorizon.milliseconds)
+        #expect(DirectDeliveryMemory(vouchedSince: 0).horizonMilliseconds == MailboxHorizon.milliseconds)
+        let longest = try ConfigLoader.parse("[mailbox]\nretention = 24h\n", file: "test.conf")
+        #expect(longest.mailbox.limits.retentionMilliseconds == MailboxHorizon.milliseconds)
+        #expect(throws: ConfigError(file: "test.conf", line: 2, problem: .invalidValue(
+            key: "retention", section: "mailbox", value: "86401s",
+            expected: "a duration like 500ms, 10s, 2m or 1h in 1m...24h"))) {
+            try ConfigLoader.parse("[mailbox]\nretention = 86401s\n", file: "test.conf")
+        }
+    }
+}
