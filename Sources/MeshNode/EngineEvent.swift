@@ -20,8 +20,8 @@ public enum EngineEvent: Equatable, Sendable {
     case handshakeTimedOut(LinkID)
     /// A message was relayed to `count` neighbours.
     case relayed(MessageID, kind: MessageKind, hops: UInt8, count: Int, opaque: Bool)
-    /// A received envelope was dropped.
-    case dropped(MessageID?, kind: MessageKind?, cause: DropCause, link: LinkID)
+    /// A received envelope (or frame) was dropped; `source` is where it came in.
+    case dropped(MessageID?, kind: MessageKind?, cause: DropCause, source: EnvelopeSource)
     /// A link was refused by the allow or deny list.
     case refused(LinkID, neighbour: NodeID)
     /// The mesh-time estimate was first set or moved a lot.
@@ -38,4 +38,11 @@ public enum EngineEvent: Equatable, Sendable {
     case linkUnacknowledged(LinkID, neighbour: NodeID)
     /// A message that waited for its destination's key was sent.
     case sentAfterLookup(NodeID, OriginatedMessage)
+}
+
+extension EngineEvent {
+    /// An envelope or frame that came on `link` was dropped.
+    static func dropped(_ id: MessageID?, kind: MessageKind?, cause: DropCause, link: LinkID) -> EngineEvent {
+        .dropped(id, kind: kind, cause: cause, source: .link(link))
+    }
 }

@@ -11,24 +11,24 @@ extension MeshEngine {
             receiveProfile(envelope, from: sender, on: link, now: now)
         case .heartbeat:
             guard links[link]?.phase == .ready, envelope.hops == 0, envelope.origin == sender else {
-                drop(envelope, cause: .foreignHeartbeat, on: link, counter: \.droppedUnverifiable)
+                drop(envelope, cause: .foreignHeartbeat, from: .link(link), counter: \.droppedUnverifiable)
                 return
             }
             kindCounters[.heartbeat].delivered += 1
             hearClock(envelope, from: sender, now: now)
         case .keyExchange:
-            drop(envelope, cause: .sealedKeyExchange, on: link, counter: \.droppedMalformed)
+            drop(envelope, cause: .sealedKeyExchange, from: .link(link), counter: \.droppedMalformed)
         case .message, .joinNotice, .keyRequest, .keyAnswer:
             // A keyed link already proves who the sender is. The neighbour may count the link
             // ready before we do (its profile has not reached us yet): what it sends in that
             // window is accepted, never lost.
-            flood(envelope, from: sender, on: link, now: now)
+            flood(envelope, from: sender, via: .link(link), now: now)
         }
     }
 
-    func drop(_ envelope: Envelope, cause: DropCause, on link: LinkID, counter: WritableKeyPath<KindCounters, UInt64>) {
+    func drop(_ envelope: Envelope, cause: DropCause, from source: EnvelopeSource, counter: WritableKeyPath<KindCounters, UInt64>) {
         kindCounters[envelope.kind][keyPath: counter] += 1
-        emit(.dropped(envelope.messageID, kind: envelope.kind, cause: cause, link: link))
+        emit(.dropped(envelope.messageID, kind: envelope.kind, cause: cause, source: source))
     }
 
     private func receiveProfile(_ envelope: Envelope, from sender: NodeID, on link: LinkID, now: Duration) {
@@ -37,7 +37,7 @@ extension MeshEngine {
             profile = try ProfileVerifier.verify(envelope)
             guard profile.nodeID == sender, envelope.hops == 0 else { throw WireError.invalidField("profile sender") }
         } catch {
-            drop(envelope, cause: .profile("\(error)"), on: link, counter: \.droppedUnverifiable)
+            drop(envelope, cause: .profile("\(error)"), from: .link(link), counter: \.droppedUnverifiable)
             return
         }
         kindCounters[.profile].delivered += 1
@@ -69,32 +69,33 @@ extension MeshEngine {
         releaseHeld(for: sender, now: now)
     }
 
-    /// Applies the relay rules to a message or join notice, verifying before delivery. What came
-    /// from the bridge (`bridged`) is never handed back to it.
-    func flood(_ envelope: Envelope, from sender: NodeID, on link: LinkID, now: Duration, bridged: Bool = false) {
+    /// Applies the relay rules to a message or join notice from `sender` that came in through
+    /// `source` (a link, or the bridge), verifying before delivery. What came from the bridge is
+    /// never handed back to it.
+    func flood(_ envelope: Envelope, from sender: NodeID, via source: EnvelopeSource, now: Duration) {
         // Cheap checks first, so duplicates cost no public-key work; then the sender's share
         // and the signature-check budget; then verify what can be verified before the ID enters
         // the seen cache: a forged copy is never spread and cannot shadow the genuine message.
         let reason = router.precheck(envelope, from: sender, now: now)
         // What a copy whose route fits its sender says about the sender's own link.
         // (The bridge is no link: what comes from it teaches nothing about one, nor about mesh time.)
-        if reason != .badRoute, !bridged, teachesLinkClaim(envelope, now: now) { scheduler.observe(envelope, from: sender, now: now) }
+        if reason != .badRoute, source.link != nil, teachesLinkClaim(envelope, now: now) { scheduler.observe(envelope, from: sender, now: now) }
         if let reason {
             if reason == .looped || reason == .seen { passOwnHeldMessage(envelope, now: now) }
-            dropByRule(envelope, reason: reason, from: sender, on: link, now: now)
+            dropByRule(envelope, reason: reason, from: sender, via: source, now: now)
             return
         }
         // Part G: a direct message delivered here before is seen, however long ago (a second
         // mailbox's copy, a replay); a held one older than the seen cache vouches for is judged
         // against the mailbox horizon.
         if envelope.destination == nodeID, deliveries.contains(envelope.messageID, now: timestamp(at: now)) {
-            dropByRule(envelope, reason: .seen, from: sender, on: link, now: now)
+            dropByRule(envelope, reason: .seen, from: sender, via: source, now: now)
             return
         }
         guard router.isFresh(envelope, now: now, localWall: localWall(at: now), clock: clock)
             || isFreshHeldMessage(envelope, now: now)
         else {
-            dropByRule(envelope, reason: .stale, from: sender, on: link, now: now)
+            dropByRule(envelope, reason: .stale, from: sender, via: source, now: now)
             return
         }
         // Beyond its neighbour's share an envelope is never relayed; it is still delivered
@@ -104,12 +105,12 @@ extension MeshEngine {
         if !withinShare {
             kindCounters[envelope.kind].overShare += 1
             guard isForUs(envelope) else {
-                emit(.dropped(envelope.messageID, kind: envelope.kind, cause: .overShare, link: link))
+                emit(.dropped(envelope.messageID, kind: envelope.kind, cause: .overShare, source: source))
                 return
             }
         }
         if needsCheck(envelope), !budgets.takeVerification(withinShare: withinShare, now: now) {
-            drop(envelope, cause: .verificationBudget, on: link, counter: \.droppedVerificationBudget)
+            drop(envelope, cause: .verificationBudget, from: source, counter: \.droppedVerificationBudget)
             return
         }
         let verified: Verified
@@ -117,23 +118,23 @@ extension MeshEngine {
             verified = try verify(envelope)
         } catch {
             budgets.penalize(sender, now: now)
-            drop(envelope, cause: .unverifiable("\(error)"), on: link, counter: \.droppedUnverifiable)
+            drop(envelope, cause: .unverifiable("\(error)"), from: source, counter: \.droppedUnverifiable)
             return
         }
-        if !bridged { hearClock(envelope, from: sender, now: now) }
+        if source.link != nil { hearClock(envelope, from: sender, now: now) }
         let decision = router.receive(envelope, from: sender, neighbours: relayTargets(), now: now, withheld: !withinShare)
         switch decision {
         case .drop(let reason):
-            dropByRule(envelope, reason: reason, from: sender, on: link, now: now)
+            dropByRule(envelope, reason: reason, from: sender, via: source, now: now)
         case .accept(let deliver, var relay):
             // Part F: what came from the bridge never goes back to it; a request goes up only when
             // it may be relayed, an answer only the way its request came (H3).
-            var uplinks = withinShare && !bridged
+            var uplinks = withinShare && source != .bridge
             switch verified {
             case .keyRequest(let body):
-                let source: RequestSource = bridged ? .bridge : .neighbour(sender)
-                reversePaths.record(KeyRequestKey(requester: envelope.origin, tag: body.tag), from: source, now: now)
-                if !considerKeyRequest(envelope, body: body, from: source, now: now) {
+                let requestSource: RequestSource = source == .bridge ? .bridge : .neighbour(sender)
+                reversePaths.record(KeyRequestKey(requester: envelope.origin, tag: body.tag), from: requestSource, now: now)
+                if !considerKeyRequest(envelope, body: body, from: requestSource, now: now) {
                     relay = nil
                     uplinks = false
                 }
@@ -150,19 +151,19 @@ extension MeshEngine {
                     break
                 }
             default:
-                if deliver { self.deliver(envelope, verified: verified, from: sender, on: link, now: now) }
+                if deliver { self.deliver(envelope, verified: verified, from: sender, via: source, now: now) }
             }
             if withinShare, envelope.kind == .joinNotice, let copy = router.relayCopy(of: envelope) {
                 recentJoins.record(copy, now: now)
             }
             if uplinks, let copy = router.relayCopy(of: envelope) { uplink(copy, now: now) }
             if withinShare { _ = offerToMailbox(envelope, depositor: sender, now: now) }
-            if let relay { scheduleRelay(relay, bridged: bridged, now: now) }
+            if let relay { scheduleRelay(relay, from: source, now: now) }
             flushRelays(now: now)
         case .shorterPath(let relay):
             kindCounters[envelope.kind].shorterPath += 1
             // A key request is relayed once per node: what the answer planner decided stands.
-            if let relay, envelope.kind != .keyRequest { scheduleRelay(relay, bridged: bridged, now: now) }
+            if let relay, envelope.kind != .keyRequest { scheduleRelay(relay, from: source, now: now) }
             flushRelays(now: now)
         }
     }
@@ -178,22 +179,22 @@ extension MeshEngine {
     }
 
     /// Hands a relay to the scheduler; a gateway first holds its relay of a broker copy (Part F, F4).
-    private func scheduleRelay(_ relay: RelayPlan, bridged: Bool, now: Duration) {
-        guard let relay = bridged ? bridgeHold.hold(relay, now: now) : relay else { return }
+    private func scheduleRelay(_ relay: RelayPlan, from source: EnvelopeSource, now: Duration) {
+        guard let relay = source == .bridge ? bridgeHold.hold(relay, now: now) : relay else { return }
         scheduler.schedule(relay, neighbours: readyNeighbourCount(), now: now)
     }
 
-    private func dropByRule(_ envelope: Envelope, reason: DropReason, from sender: NodeID, on link: LinkID, now: Duration) {
+    private func dropByRule(_ envelope: Envelope, reason: DropReason, from sender: NodeID, via source: EnvelopeSource, now: Duration) {
         kindCounters[envelope.kind].countDrop(reason)
         switch reason {
         case .seen:
             scheduler.heard(envelope, from: sender, now: now)
-            if link != Self.bridgeLink { bridgeHold.heard(envelope, from: sender) }
+            if source.link != nil { bridgeHold.heard(envelope, from: sender) }
         // An edited copy costs its sender what a forged signature costs it.
         case .badRoute: budgets.penalize(sender, now: now)
         case .looped, .ttlSpent, .stale: break
         }
-        emit(.dropped(envelope.messageID, kind: envelope.kind, cause: .rule(reason), link: link))
+        emit(.dropped(envelope.messageID, kind: envelope.kind, cause: .rule(reason), source: source))
     }
 
     /// Sends a brand-new neighbour the join notices relayed in the last 30 s: one that passed
@@ -225,7 +226,7 @@ extension MeshEngine {
         }
     }
 
-    private func deliver(_ envelope: Envelope, verified: Verified, from sender: NodeID, on link: LinkID, now: Duration) {
+    private func deliver(_ envelope: Envelope, verified: Verified, from sender: NodeID, via source: EnvelopeSource, now: Duration) {
         switch verified {
         case .joinNotice(let profile):
             kindCounters[.joinNotice].delivered += 1
@@ -261,7 +262,7 @@ extension MeshEngine {
             } catch {
                 budgets.penalize(sender, now: now)
                 linkCounters.innerSealFailures += 1
-                drop(envelope, cause: .directMessage("\(error)"), on: link, counter: \.droppedUnverifiable)
+                drop(envelope, cause: .directMessage("\(error)"), from: source, counter: \.droppedUnverifiable)
             }
         }
     }

@@ -48,7 +48,7 @@ public final class RelayHarness {
         for (index, neighbour) in neighbours.enumerated() {
             let fromEngine = engine.handle(.linkUp(LinkInfo(
                 id: LinkID(UInt64(index)), role: .central, remoteAddress: "n\(index)", mtu: frameSize)), now: now)
-            for case .send(let frame, let link) in fromEngine { queue.append((false, Int(link.rawValue), frame)) }
+            for case .send(let frame, let link) in fromEngine { queue.append((false, Int(link.number), frame)) }
             let fromNeighbour = neighbour.handle(.linkUp(LinkInfo(
                 id: LinkID(0), role: .peripheral, remoteAddress: "engine", mtu: frameSize)), now: now)
             for case .send(let frame, _) in fromNeighbour { queue.append((true, index, frame)) }
@@ -59,7 +59,7 @@ public final class RelayHarness {
             next += 1
             if toEngine {
                 for case .send(let frame, let link) in engine.handle(.frameReceived(LinkID(UInt64(index)), frame), now: now) {
-                    queue.append((false, Int(link.rawValue), frame))
+                    queue.append((false, Int(link.number), frame))
                 }
             } else {
                 for case .send(let frame, _) in neighbours[index].handle(.frameReceived(LinkID(0), frame), now: now) {

@@ -97,6 +97,19 @@ import Testing
         #expect(!actions.isEmpty)
     }
 
+    /// The bridge is a port, not a link: what it brought and the rules dropped is reported from
+    /// `.bridge`, never from a link of some transport.
+    @Test func aDropOfABrokerCopyNamesTheBridgeAsItsSource() throws {
+        let (near, far) = try Self.islands()
+        try near.send("twice")
+        let copy = try #require(near.uplinked.filter { !$0.fromA }.first?.envelope)
+        far.performAtB(far.b.receiveBridged(copy, now: far.now))
+        let sources = far.b.receiveBridged(copy, now: far.now).compactMap { action -> EnvelopeSource? in
+            if case .event(.dropped(_, _, .rule(.seen), let source)) = action { source } else { nil }
+        }
+        #expect(sources == [.bridge])
+    }
+
     @Test(arguments: [UInt8(0), 1, 2])
     func aLongTravelledEnvelopeEntersTheFarIslandWithTheDownlinkHops(downlinkHops: UInt8) throws {
         var configuration = Self.bridged

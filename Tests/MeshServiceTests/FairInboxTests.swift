@@ -7,9 +7,9 @@ private func frame(_ link: UInt64, _ byte: UInt8) -> TransportEvent { .frameRece
 /// The link and first byte of a frame event, for comparing orders.
 private func describe(_ event: TransportEvent?) -> String {
     switch event {
-    case .frameReceived(let link, let bytes)?: "\(link.rawValue):\(bytes.first ?? 0)"
-    case .linkUp(let info)?: "up \(info.id.rawValue)"
-    case .linkDown(let link, _)?: "down \(link.rawValue)"
+    case .frameReceived(let link, let bytes)?: "\(link.number):\(bytes.first ?? 0)"
+    case .linkUp(let info)?: "up \(info.id.number)"
+    case .linkDown(let link, _)?: "down \(link.number)"
     default: "other"
     }
 }

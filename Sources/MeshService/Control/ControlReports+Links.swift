@@ -5,18 +5,18 @@ import MeshNode
 extension LinkReport {
     /// Creates a report from what the transport said about the link.
     public init(_ info: LinkInfo) {
-        self.init(linkID: info.id.rawValue, role: info.role.rawValue, address: info.remoteAddress, mtu: info.mtu, rssi: info.rssi)
+        self.init(linkID: info.id.number, role: info.role.rawValue, address: info.remoteAddress, mtu: info.mtu, rssi: info.rssi)
     }
 }
 
 extension WatchEvent {
     /// A `link_up` event for a link the transport reported up.
     public static func link(up info: LinkInfo, time: Double = now()) -> WatchEvent {
-        .linkUp(link: info.id.rawValue, role: info.role.rawValue, address: info.remoteAddress, time: time)
+        .linkUp(link: info.id.number, role: info.role.rawValue, address: info.remoteAddress, time: time)
     }
 
     /// A `link_down` event.
     public static func link(down link: LinkID, reason: String, time: Double = now()) -> WatchEvent {
-        .linkDown(link: link.rawValue, reason: reason, time: time)
+        .linkDown(link: link.number, reason: reason, time: time)
     }
 }

@@ -31,14 +31,16 @@ extension NodeRuntime {
         case .relayed(let id, let kind, let hops, let count, let opaque):
             logger.debug(.messageRelayed, "relayed to \(count) neighbour(s)\(opaque ? " (sealed, opaque)" : "")",
                         LogFields(kind: kind, hops: Int(hops), messageID: id, reason: opaque ? "opaque" : nil))
-        case .dropped(let id, let kind, let cause, let link):
-            let fields = LogFields(kind: kind, messageID: id, link: link, reason: cause.code)
+        case .dropped(let id, let kind, let cause, let source):
+            // What came from the bridge has no link: the record says so instead of a link field.
+            let fields = LogFields(kind: kind, messageID: id, link: source.link, reason: cause.code)
+            let from = source == .bridge ? " (from the bridge)" : ""
             if cause.isHandshakeFailure || kind == .keyExchange {
-                logger.warning(.handshakeFailed, "dropped: \(cause)", fields)
+                logger.warning(.handshakeFailed, "dropped: \(cause)\(from)", fields)
             } else if id == nil {
-                logger.debug(.frameRejected, "frame rejected: \(cause)", fields)
+                logger.debug(.frameRejected, "frame rejected: \(cause)\(from)", fields)
             } else {
-                logger.debug(.messageDropped, "dropped: \(cause)", fields)
+                logger.debug(.messageDropped, "dropped: \(cause)\(from)", fields)
             }
         case .refused(let link, let neighbour):
             logger.notice(.handshakeFailed, "neighbour refused by the allow/deny list",

@@ -44,7 +44,7 @@ public struct LogFields: Equatable, Sendable {
         if let kind { pairs.append(("MESHNODE_KIND", kind.description)) }
         if let hops { pairs.append(("MESHNODE_HOPS", String(hops))) }
         if let messageID { pairs.append(("MESHNODE_MESSAGE_ID", messageID.hex)) }
-        if let link { pairs.append(("MESHNODE_LINK", String(link.rawValue))) }
+        if let link { pairs.append(("MESHNODE_LINK", link.label)) }
         if let address { pairs.append(("MESHNODE_ADDRESS", address)) }
         if let reason { pairs.append(("MESHNODE_REASON", reason)) }
         return pairs
