@@ -13,7 +13,7 @@
 #   4. (RESTART=1, the default) then bluetoothd is killed with SIGKILL under the same traffic and started
 #      again 2 s later: the nodes register again, relink, and a message crosses each way within 120 s
 #      (the time from bluetoothd's start to the first message each way is printed);
-#   5. with STRICT_DELIVERY=1 (the engine's link acknowledgement, PROTOCOL.md D12, is what
+#   5. with STRICT_DELIVERY=1 (the default in scripts/test-vm.sh; the engine's link acknowledgement, PROTOCOL.md D12, is what
 #      makes it hold): every message sent during the drops while both ends were up (`send` said
 #      `sentTo` >= 1), up to 5 s before bluetoothd's kill, was delivered. Without it the losses are only printed; so are those of messages held for the
 #      neighbour, which a neighbour that stays away past its departure grace legitimately loses.
