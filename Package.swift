@@ -103,7 +103,7 @@ let package = Package(
         .testTarget(name: "MeshConfigTests", dependencies: ["MeshConfig", "ControlProtocol", "UDPTransport", "MeshTestSupport"]),
         .testTarget(name: "DoctorTests", dependencies: ["Doctor"]),
         .testTarget(name: "RelayctlKitTests", dependencies: [
-            "RelayctlKit", "ControlProtocol", "MeshConfig", "Doctor",
+            "RelayctlKit", "ControlProtocol", "MeshConfig", "Doctor", "MeshTestSupport",
         ]),
         .testTarget(name: "FragmenterTests", dependencies: ["MeshProtocol", "Fragmenter"]),
         .testTarget(name: "MeshCryptoTests", dependencies: ["MeshProtocol", "MeshCrypto"]),
@@ -112,7 +112,7 @@ let package = Package(
         .testTarget(name: "MeshNodeTests", dependencies: [
             "MeshProtocol", "MeshLink", "MeshCrypto", "Flooding", "MeshNode", "MeshSim", "Mailbox", "MailboxCourier",
         ]),
-        .testTarget(name: "GATTBridgeTests", dependencies: ["MeshLink", "DBusKit", "GATTBridge"]),
+        .testTarget(name: "GATTBridgeTests", dependencies: ["MeshLink", "DBusKit", "GATTBridge", "MeshTestSupport"]),
         .testTarget(name: "MeshServiceTests", dependencies: [
             "MeshProtocol", "MeshCrypto", "Flooding", "MeshNode", "MeshService", "MeshConfig", "ControlProtocol", "RelayctlKit", "Doctor",
             "MeshLink", "UDPTransport", "MeshTestSupport", "MQTTBridge",

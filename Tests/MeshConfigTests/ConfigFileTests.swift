@@ -1,4 +1,5 @@
 import ControlProtocol
+import MeshTestSupport
 import Testing
 import UDPTransport
 @testable import MeshConfig
@@ -63,7 +64,7 @@ struct ConfigFileTests {
     }
 
     @Test func unknownKeyErrorIsTyped() throws {
-        let error = #expect(throws: ConfigError.self) {
+        let error = thrownError(ConfigError.self) {
             try ConfigLoader.parse("[relay]\nttl.mesage = 3\n", file: "meshnoded.conf")
         }
         #expect(error?.file == "meshnoded.conf")
