@@ -156,6 +156,9 @@ if [ -n "$tests" ]; then
   step "swift build --build-tests (aarch64, debug)"
   in_build sh -c 'cd /src && "$@"' build "${cross[@]}" "${debug[@]}" --build-tests 2>&1 | grep -v 'Could not read SDKSettings.json'
   step "Swift Testing suites matching '$tests' under qemu-aarch64-static"
+  # The bundle was built at /src; tests that read docs/ by their #filePath find it there, because
+  # qemu-aarch64-static -L looks up absolute paths in the arm64 root first.
+  bind "$repo" "$target/src"
   env LD_LIBRARY_PATH=/usr/libexec/swift/lib/swift/linux qemu-aarch64-static -L "$target" \
     .build-arm64/aarch64-unknown-linux-gnu/debug/MeshNodePackageTests.xctest --testing-library swift-testing --filter "$tests"
 fi
