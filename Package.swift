@@ -105,7 +105,7 @@ let package = Package(
         .testTarget(name: "MeshConfigTests", dependencies: ["MeshConfig", "ControlProtocol", "MeshLink", "MeshTestSupport"]),
         .testTarget(name: "DoctorTests", dependencies: ["Doctor"]),
         .testTarget(name: "RelayctlKitTests", dependencies: [
-            "RelayctlKit", "ControlProtocol", "MeshConfig", "Doctor",
+            "RelayctlKit", "ControlProtocol", "MeshConfig", "Doctor", "MeshTestSupport",
         ]),
         .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol", "MeshProtocol"]),
         .testTarget(name: "FragmenterTests", dependencies: ["MeshProtocol", "Fragmenter"]),
@@ -116,7 +116,7 @@ let package = Package(
             "MeshProtocol", "MeshLink", "MeshCrypto", "Flooding", "MeshNode", "MeshSim", "Mailbox", "MailboxCourier",
         ]),
         .testTarget(name: "MailboxCourierTests", dependencies: ["MailboxCourier", "MeshLink", "MeshProtocol"]),
-        .testTarget(name: "GATTBridgeTests", dependencies: ["MeshLink", "DBusKit", "GATTBridge"]),
+        .testTarget(name: "GATTBridgeTests", dependencies: ["MeshLink", "DBusKit", "GATTBridge", "MeshTestSupport"]),
         .testTarget(name: "MeshServiceTests", dependencies: [
             "MeshProtocol", "MeshCrypto", "Flooding", "MeshNode", "MeshService", "MeshConfig", "ControlProtocol", "RelayctlKit", "Doctor",
             "MeshLink", "UDPTransport", "MeshTestSupport", "MQTTBridge", "Fragmenter", "Mailbox",

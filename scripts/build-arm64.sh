@@ -6,9 +6,9 @@
 #     --no-deb        build the two binaries only
 #     --debug         build the two binaries in debug (about half the compile time of release; they load
 #                     the Swift runtime of libswiftlang from the arm64 root), no package: CI's check
-#     --tests FILTER  also cross-build the test bundle (debug; not yet buildable with 6.0.3, see
-#                     docs/OPERATIONS.md) and run the Swift Testing suites whose
-#                     names match FILTER (a regular expression) under qemu-aarch64-static
+#     --tests FILTER  also cross-build the test bundle (debug) and run the Swift Testing tests whose
+#                     names match FILTER (a regular expression, as `swift test --filter`) under
+#                     qemu-aarch64-static; with --debug, no release build and no package
 #     --out DIR       where the package, its listing and lintian.txt go (default .build/deb-arm64)
 #
 # Runs as root on Debian 12 or 13 (amd64) and changes nothing of the host but three apt packages
@@ -33,7 +33,7 @@ while [ $# -gt 0 ]; do
     --debug) deb= mode=debug ;;
     --tests) tests=$2; shift ;;
     --out) out=$2; shift ;;
-    *) echo "usage: $0 [--no-deb] [--tests FILTER] [--out DIR]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--no-deb] [--debug] [--tests FILTER] [--out DIR]" >&2; exit 2 ;;
   esac
   shift
 done
@@ -156,6 +156,9 @@ if [ -n "$tests" ]; then
   step "swift build --build-tests (aarch64, debug)"
   in_build sh -c 'cd /src && "$@"' build "${cross[@]}" "${debug[@]}" --build-tests 2>&1 | grep -v 'Could not read SDKSettings.json'
   step "Swift Testing suites matching '$tests' under qemu-aarch64-static"
+  # The bundle was built at /src; tests that read docs/ by their #filePath find it there, because
+  # qemu-aarch64-static -L looks up absolute paths in the arm64 root first.
+  bind "$repo" "$target/src"
   env LD_LIBRARY_PATH=/usr/libexec/swift/lib/swift/linux qemu-aarch64-static -L "$target" \
     .build-arm64/aarch64-unknown-linux-gnu/debug/MeshNodePackageTests.xctest --testing-library swift-testing --filter "$tests"
 fi

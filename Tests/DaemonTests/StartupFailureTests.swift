@@ -34,11 +34,15 @@ struct StartupFailureTests {
          "--runtime-directory", folder.url.path]
     }
 
-    @Test("A damaged identity file stops start-up with one sentence and exit 65", arguments: [
+    /// Damaged identity files: what is wrong, the bytes, what the error says (the element type
+    /// written out: Swift 6.0's type checker gives up on the literal without it).
+    static let damagedIdentities: [(String, [UInt8], String)] = [
         ("truncated", Array("MNID".utf8) + [1] + [UInt8](repeating: 7, count: 45), "it is 50 bytes long, not 101"),
         ("garbage", [UInt8](repeating: 0x41, count: 101), "it does not start with \"MNID\""),
         ("bit flip", Array("MNID".utf8) + [1] + [UInt8](repeating: 9, count: 96), "its checksum does not match its contents"),
-    ])
+    ]
+
+    @Test("A damaged identity file stops start-up with one sentence and exit 65", arguments: damagedIdentities)
     func damagedIdentity(_ kind: String, _ contents: [UInt8], _ problem: String) throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

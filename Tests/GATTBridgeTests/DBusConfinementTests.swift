@@ -4,6 +4,7 @@ import Testing
 
 @Suite("D-Bus connection confined to its loop thread")
 struct DBusConfinementTests {
+#if compiler(>=6.2)
     @Test("Using a connection off its loop thread stops the process")
     func offLoopStops() async {
         await #expect(processExitsWith: .failure) {
@@ -11,7 +12,12 @@ struct DBusConfinementTests {
             DBusConnection(loop: loop).close()
         }
     }
+#else
+    @Test("Using a connection off its loop thread stops the process", .disabled("exit tests (#expect(processExitsWith:)) need Swift 6.2 or later"))
+    func offLoopStops() {}
+#endif
 
+#if compiler(>=6.2)
     @Test("Setting a connection's message handler off its loop thread stops the process")
     func handlerOffLoopStops() async {
         await #expect(processExitsWith: .failure) {
@@ -19,7 +25,12 @@ struct DBusConfinementTests {
             DBusConnection(loop: loop).onMessage = { _ in false }
         }
     }
+#else
+    @Test("Setting a connection's message handler off its loop thread stops the process", .disabled("exit tests (#expect(processExitsWith:)) need Swift 6.2 or later"))
+    func handlerOffLoopStops() {}
+#endif
 
+#if compiler(>=6.2)
     @Test("Reading a loop-bound value off its loop thread stops the process")
     func boundValueOffLoopStops() async {
         await #expect(processExitsWith: .failure) {
@@ -27,13 +38,22 @@ struct DBusConfinementTests {
             _ = box.value.count
         }
     }
+#else
+    @Test("Reading a loop-bound value off its loop thread stops the process", .disabled("exit tests (#expect(processExitsWith:)) need Swift 6.2 or later"))
+    func boundValueOffLoopStops() {}
+#endif
 
+#if compiler(>=6.2)
     @Test("The event loop's timers cannot be touched off its thread")
     func loopTimersOffLoopStop() async {
         await #expect(processExitsWith: .failure) {
             _ = try DBusEventLoop().after(1) {}
         }
     }
+#else
+    @Test("The event loop's timers cannot be touched off its thread", .disabled("exit tests (#expect(processExitsWith:)) need Swift 6.2 or later"))
+    func loopTimersOffLoopStop() {}
+#endif
 
     @Test("On its loop thread a loop-bound value reads and changes; elsewhere the box knows it is not")
     func boundValueOnLoop() throws {

@@ -1,3 +1,4 @@
+import MeshTestSupport
 import Testing
 @testable import DBusKit
 @testable import GATTBridge
@@ -11,12 +12,12 @@ import Testing
     @Test(arguments: [[UInt8](), [0x6C, 1, 0, 1], [UInt8](repeating: 0xFF, count: 64),
                       Array("l\u{1}\u{0}\u{1}garbage-garbage-garbage".utf8)])
     func garbageWireBytesAreMalformed(_ bytes: [UInt8]) {
-        #expect((#expect(throws: DBusError.self) { try DBusMessage.demarshal(bytes) })?.kind == .malformed)
+        #expect(thrownError(DBusError.self) { try DBusMessage.demarshal(bytes) }?.kind == .malformed)
     }
 
     @Test func truncatedMessageIsMalformed() throws {
         let wire = try message([.string("hello"), .bytes([1, 2, 3])]).marshal()
-        #expect((#expect(throws: DBusError.self) { try DBusMessage.demarshal(Array(wire.dropLast(3))) })?.kind == .malformed)
+        #expect(thrownError(DBusError.self) { try DBusMessage.demarshal(Array(wire.dropLast(3))) }?.kind == .malformed)
     }
 
     @Test func oversizedByteArrayHitsTheLimit() throws {
@@ -33,10 +34,10 @@ import Testing
     @Test func tooManyElementsHitTheLimit() throws {
         let limits = DBusDecodeLimits(maxDepth: 8, maxContainerElements: 3, maxTotalValues: 1000, maxBytes: 64,
                                       maxMessageBytes: 4096)
-        #expect((#expect(throws: DBusError.self) { try message([.stringArray(["a", "b", "c", "d"])]).arguments(limits: limits) })?.kind == .limitExceeded)
+        #expect(thrownError(DBusError.self) { try message([.stringArray(["a", "b", "c", "d"])]).arguments(limits: limits) }?.kind == .limitExceeded)
         let total = DBusDecodeLimits(maxDepth: 8, maxContainerElements: 100, maxTotalValues: 5, maxBytes: 64,
                                      maxMessageBytes: 4096)
-        #expect((#expect(throws: DBusError.self) { try message([.stringArray(["a", "b", "c", "d", "e", "f"])]).arguments(limits: total) })?.kind == .limitExceeded)
+        #expect(thrownError(DBusError.self) { try message([.stringArray(["a", "b", "c", "d", "e", "f"])]).arguments(limits: total) }?.kind == .limitExceeded)
     }
 
     @Test func deepNestingHitsTheReaderLimit() throws {
@@ -44,7 +45,7 @@ import Testing
         for _ in 0..<10 { value = .variant(value) }
         let limits = DBusDecodeLimits(maxDepth: 4, maxContainerElements: 16, maxTotalValues: 100, maxBytes: 64,
                                       maxMessageBytes: 4096)
-        #expect((#expect(throws: DBusError.self) { try message([value]).arguments(limits: limits) })?.kind == .limitExceeded)
+        #expect(thrownError(DBusError.self) { try message([value]).arguments(limits: limits) }?.kind == .limitExceeded)
     }
 
     @Test func wrongReplyShapeIsATypeMismatch() throws {

@@ -23,7 +23,7 @@ struct MailboxIndexTests {
 
     @Test("Too large, or stamped longer ago than the retention, is refused", arguments: [
         (size: 16_385, age: UInt64(0), cause: MailboxDropCause.refusedTooLarge),
-        (size: 100, age: 24 * 3_600_000, cause: .refusedExpired),
+        (size: 100, age: UInt64(24 * 3_600_000), cause: .refusedExpired),
     ])
     func refusals(size: Int, age: UInt64, cause: MailboxDropCause) {
         var index = MailboxIndex(limits: MailboxLimits())

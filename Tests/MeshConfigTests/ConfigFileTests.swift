@@ -1,5 +1,6 @@
 import ControlProtocol
 import MeshLink
+import MeshTestSupport
 import Testing
 @testable import MeshConfig
 
@@ -63,7 +64,7 @@ struct ConfigFileTests {
     }
 
     @Test func unknownKeyErrorIsTyped() throws {
-        let error = #expect(throws: ConfigError.self) {
+        let error = thrownError(ConfigError.self) {
             try ConfigLoader.parse("[relay]\nttl.mesage = 3\n", file: "meshnoded.conf")
         }
         #expect(error?.file == "meshnoded.conf")

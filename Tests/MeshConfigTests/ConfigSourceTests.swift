@@ -31,7 +31,7 @@ struct ConfigSourceTests {
         let directory = try TemporaryDirectory()
         let path = directory.path + "/absent.conf"
         #expect(try ConfigLoader.load(path: path, mayBeMissing: true, overrides: []) == DaemonSettings())
-        let error = #expect(throws: ConfigError.self) {
+        let error = thrownError(ConfigError.self) {
             try ConfigLoader.load(path: path, mayBeMissing: false, overrides: [])
         }
         #expect(error?.description == "\(path): cannot read: No such file or directory")
@@ -68,13 +68,13 @@ struct ConfigSourceTests {
         let absent = directory.path + "/absent.conf"
         var invocation = try DaemonCommandLine.parse(["--seen.max_clock_skew=10m", "--check-config"])
         invocation.configPath = absent
-        let error = #expect(throws: ConfigError.self) { try invocation.loadConfig() }
+        let error = thrownError(ConfigError.self) { try invocation.loadConfig() }
         #expect(error?.file == "--seen.max_clock_skew")
         #expect(error?.description.contains(absent) == false)
         let present = directory.path + "/present.conf"
         try "[seen]\nexpiry = 10m\n".write(toFile: present, atomically: true, encoding: .utf8)
         invocation.configPath = present
-        let both = #expect(throws: ConfigError.self) { try invocation.loadConfig() }
+        let both = thrownError(ConfigError.self) { try invocation.loadConfig() }
         #expect(both?.file == "\(present) and --seen.max_clock_skew")
         #expect(ConfigLoader.sources(file: nil, overrides: []) == "defaults")
     }

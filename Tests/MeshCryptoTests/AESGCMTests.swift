@@ -53,22 +53,20 @@ struct AESGCMTests {
     }
 
     @Test("Flipping any byte of a spec box or its AAD fails authentication")
-    func tamperingFails() throws {
+    func tamperingFails() {
         let vector = Self.specVectors[3]
         let combined = hex(vector.iv) + hex(vector.ciphertext) + hex(vector.tag)
-        var failures = 0
         for index in combined.indices {
-            do {
-                _ = try AESGCM.open(flipping(combined, at: index), key: hex(vector.key), aad: hex(vector.aad))
-            } catch CryptoError.authenticationFailed { failures += 1 }
+            #expect(throws: CryptoError.authenticationFailed, "flipped byte \(index) of nonce, ciphertext or tag") {
+                try AESGCM.open(flipping(combined, at: index), key: hex(vector.key), aad: hex(vector.aad))
+            }
         }
         let aad = hex(vector.aad)
         for index in aad.indices {
-            do {
-                _ = try AESGCM.open(combined, key: hex(vector.key), aad: flipping(aad, at: index))
-            } catch CryptoError.authenticationFailed { failures += 1 }
+            #expect(throws: CryptoError.authenticationFailed, "flipped byte \(index) of the associated data") {
+                try AESGCM.open(combined, key: hex(vector.key), aad: flipping(aad, at: index))
+            }
         }
-        #expect(failures == combined.count + aad.count)
     }
 
     @Test("Random nonces differ and round-trip")

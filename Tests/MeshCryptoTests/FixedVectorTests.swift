@@ -40,7 +40,7 @@ struct FixedVectorTests {
         #expect(try opening.verify() == a.nodeID)
         let answer = try KeyExchangeMessage(decoding: V.keyExchangeB)
         #expect(try answer.verify() == b.nodeID)
-        #expect(answer.answering == (try KeyExchangeMessage.answerDigest(for: ephemeralA.publicKey)))
+        #expect(try answer.answering == KeyExchangeMessage.answerDigest(for: ephemeralA.publicKey))
         let resigned = try KeyExchangeMessage.signed(
             by: a, ephemeral: ephemeralA.publicKey, answering: KeyExchangeMessage.opening, timestamp: V.timestamp)
         #expect(Array(resigned.encoded().prefix(236)) == Array(V.keyExchangeA.prefix(236)))

@@ -74,8 +74,8 @@ struct P256Tests {
         let bob = try P256KeyAgreementKey()
         let secret = try alice.sharedSecret(with: bob.publicKey)
         #expect(secret.count == 32)
-        #expect(secret == (try bob.sharedSecret(with: alice.publicKey)))
-        #expect(secret != (try alice.sharedSecret(with: P256KeyAgreementKey().publicKey)))
+        #expect(try secret == bob.sharedSecret(with: alice.publicKey))
+        #expect(try secret != alice.sharedSecret(with: P256KeyAgreementKey().publicKey))
     }
 
     @Test("Raw signatures verify; any flipped byte, other message or other key fails")

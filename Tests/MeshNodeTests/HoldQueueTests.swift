@@ -38,7 +38,7 @@ struct HoldQueueTests {
         for number: UInt8 in 1...3 { #expect(queue.hold(try envelope(number, hops: number), for: nodeB, now: .seconds(Int64(number)))) }
         #expect(!queue.hold(try envelope(2), for: nodeB, now: .seconds(4)), "the same message is held once")
         let released = queue.release(for: nodeB, now: .seconds(5))
-        #expect(released == [try envelope(1, hops: 1), try envelope(2, hops: 2), try envelope(3, hops: 3)])
+        #expect(try released == [envelope(1, hops: 1), envelope(2, hops: 2), envelope(3, hops: 3)])
         #expect(queue.release(for: nodeB, now: .seconds(5)).isEmpty)
         #expect(queue.count == 0 && queue.totalBytes == 0)
         #expect(queue.counters.held == 3)
@@ -74,7 +74,7 @@ struct HoldQueueTests {
         queue.hold(try envelope(1), for: nodeB, now: .zero)
         queue.hold(try envelope(2), for: nodeB, now: .seconds(6))
         queue.hold(try envelope(3), for: nodeC, now: .zero)
-        #expect(queue.release(for: nodeB, now: .seconds(12)) == [try envelope(2)])
+        #expect(try queue.release(for: nodeB, now: .seconds(12)) == [envelope(2)])
         queue.expire(now: .seconds(10))
         #expect(queue.count == 0)
         #expect(queue.counters.expired == 2)

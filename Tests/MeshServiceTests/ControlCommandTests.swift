@@ -61,7 +61,8 @@ struct ControlCommandTests {
     @Test("relayctl --help lists exactly the commands, each with its summary")
     func helpListsExactlyTheCommands() throws {
         let help = RelayctlHelp.text(nil)
-        let list = try #require(help.components(separatedBy: "Commands:\n").last?.components(separatedBy: "\n\n").first)
+        let commands = try #require(help.components(separatedBy: "Commands:\n").last)
+        let list = try #require(commands.components(separatedBy: "\n\n").first)
         let lines = list.split(separator: "\n")
         #expect(lines.compactMap { $0.split(separator: " ").first.map(String.init) } == ControlCommand.allCases.map(\.rawValue))
         for (line, command) in zip(lines, ControlCommand.allCases) {
@@ -83,7 +84,8 @@ struct ControlCommandTests {
     @Test("relayctl(1)'s COMMANDS section has an entry for exactly the commands and help")
     func manPageListsExactlyTheCommands() throws {
         let page = try Self.file("man/relayctl.1")
-        let section = try #require(page.components(separatedBy: "\n.SH COMMANDS\n").last?.components(separatedBy: "\n.SH ").first)
+        let fromCommands = try #require(page.components(separatedBy: "\n.SH COMMANDS\n").last)
+        let section = try #require(fromCommands.components(separatedBy: "\n.SH ").first)
         let lines = section.components(separatedBy: "\n")
         let tags = zip(lines, lines.dropFirst()).filter { $0.0 == ".TP" }.map(\.1)
         let names = tags.compactMap { $0.split(separator: " ").dropFirst().first.map(String.init) }

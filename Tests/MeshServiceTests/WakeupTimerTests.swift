@@ -1,4 +1,5 @@
 import Dispatch
+import MeshTestSupport
 import Testing
 @testable import MeshService
 
@@ -7,11 +8,10 @@ struct WakeupTimerTests {
     @Test("An armed timer runs its block on the queue once the wait is over")
     func firesOnTheQueue() throws {
         let queue = DispatchQueue(label: "wakeup-timer-test")
-        let key = DispatchSpecificKey<Int>()
-        queue.setSpecific(key: key, value: 7)
+        let mark = QueueMark(queue)
         let firedOnQueue = DispatchSemaphore(value: 0)
         let timer = try WakeupTimer(queue: queue) {
-            if DispatchQueue.getSpecific(key: key) == 7 { firedOnQueue.signal() }
+            if mark.isCurrent { firedOnQueue.signal() }
         }
         defer { timer.stop() }
         timer.arm(after: .milliseconds(2))

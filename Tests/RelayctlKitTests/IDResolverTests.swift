@@ -1,4 +1,5 @@
 import ControlProtocol
+import MeshTestSupport
 import Testing
 @testable import RelayctlKit
 
@@ -26,7 +27,7 @@ struct IDResolverTests {
         #expect(throws: IDResolutionError.ambiguous(kind: "node", text: "699d", candidates: ["699d2fae (Kitchen)", "699d2fb0 (kettle)"])) {
             try Self.resolver.resolve("699d")
         }
-        let twins = #expect(throws: IDResolutionError.self) { try Self.resolver.resolve("Twin") }
+        let twins = thrownError(IDResolutionError.self) { try Self.resolver.resolve("Twin") }
         #expect(twins?.description == "'Twin' matches 2 nodes: 00112233 (Twin), ffeeddcc (Twin); type more of the ID")
     }
 

@@ -1,4 +1,5 @@
 import ControlProtocol
+import MeshTestSupport
 import Testing
 @testable import RelayctlKit
 
@@ -64,7 +65,7 @@ struct RelayctlArgumentTests {
 
     @Test func argumentsThatAreNotUTF8AreRefused() throws {
         #expect(throws: Never.self) { try RelayctlArguments.checkEncoding([Array("send".utf8), Array("grüße".utf8)]) }
-        let error = #expect(throws: RelayctlUsageError.self) {
+        let error = thrownError(RelayctlUsageError.self) {
             try RelayctlArguments.checkEncoding([Array("send".utf8), [0x67, 0x72, 0xFC, 0x65]])
         }
         #expect(error?.message.hasPrefix("argument 2 is not valid UTF-8") == true)

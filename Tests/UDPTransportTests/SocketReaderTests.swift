@@ -10,15 +10,15 @@ struct SocketReaderTests {
     func handsOverOnTheQueueAndStops() throws {
         let fixture = try PipeAndQueue()
         defer { fixture.close() }
-        let (readEnd, writeEnd, queue, key) = (fixture.readEnd, fixture.writeEnd, fixture.queue, fixture.key)
-        let handedOver = Recorder<Int?>()
+        let (readEnd, writeEnd, queue, mark) = (fixture.readEnd, fixture.writeEnd, fixture.queue, fixture.mark)
+        let handedOver = Recorder<Bool>()
         let exits = Recorder<Int>()
         let reader = try SocketReader(
             fd: readEnd, queue: queue,
             onReadable: {
                 var byte: UInt8 = 0
                 _ = read(readEnd, &byte, 1)
-                handedOver.append(DispatchQueue.getSpecific(key: key))
+                handedOver.append(mark.isCurrent)
             },
             onExit: { exits.append(1) })
         for _ in 0..<3 {
@@ -26,7 +26,7 @@ struct SocketReaderTests {
             _ = write(writeEnd, &byte, 1)
         }
         #expect(handedOver.wait { $0.count == 3 })
-        #expect(handedOver.all == [7, 7, 7], "every read runs on the queue")
+        #expect(handedOver.all == [true, true, true], "every read runs on the queue")
         reader.stop()
         reader.stop()
         #expect(exits.wait { $0.count == 1 })
@@ -35,19 +35,18 @@ struct SocketReaderTests {
     }
 }
 
-/// A pipe for the reader to watch and a queue that says, through its specific key (7), when a
-/// block runs on it.
+/// A pipe for the reader to watch and a queue that says, through its mark, when a block runs on it.
 private struct PipeAndQueue {
     let readEnd: Int32
     let writeEnd: Int32
     let queue = DispatchQueue(label: "socket-reader-test")
-    let key = DispatchSpecificKey<Int>()
+    let mark: QueueMark
 
     init() throws {
         var ends: [Int32] = [-1, -1]
         try #require(pipe(&ends) == 0)
         (readEnd, writeEnd) = (ends[0], ends[1])
-        queue.setSpecific(key: key, value: 7)
+        mark = QueueMark(queue)
     }
 
     func close() {

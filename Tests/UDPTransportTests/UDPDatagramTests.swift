@@ -22,8 +22,10 @@ struct UDPDatagramTests {
 
     static let header: [UInt8] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
 
-    @Test("bad datagrams are refused with a typed error", arguments: [
-        ([UInt8](), UDPDatagramError.truncated(0)),
+    /// Bad datagrams and the error each gets (the element type written out: Swift 6.0's type
+    /// checker gives up on the literal without it).
+    static let badDatagrams: [([UInt8], UDPDatagramError)] = [
+        ([UInt8](), .truncated(0)),
         ([3] + [UInt8](repeating: 0, count: 16), .truncated(17)),
         ([9, 0] + header, .unknownType(9)),
         ([3, 2] + header, .malformed("reserved flag bits 2")),
@@ -33,7 +35,9 @@ struct UDPDatagramTests {
         ([1, 0] + header + [0, 23], .malformed("connect from the wrong role")),
         ([2, 1] + header + [0, 23], .malformed("accept from the wrong role")),
         ([3, 0] + header + [UInt8](repeating: 0, count: 518), .oversized(536)),
-    ])
+    ]
+
+    @Test("bad datagrams are refused with a typed error", arguments: badDatagrams)
     func refuses(_ bytes: [UInt8], _ error: UDPDatagramError) {
         #expect(throws: error) { try UDPDatagram(decoding: bytes) }
     }
