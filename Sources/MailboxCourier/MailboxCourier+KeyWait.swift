@@ -14,7 +14,7 @@ extension MailboxCourier {
     /// the requests stay within a neighbour's budget of 1 a second (PROTOCOL.md H3) even when a
     /// restart makes every waiting recipient's lookup due at once.
     func sendWaitingForKey(
-        engine: MeshEngine, now: Duration, meshNow: UInt64, outcome: inout MailboxTickOutcome, perform: ([EngineAction]) -> Void
+        engine: MeshEngine, now: Duration, meshNow: UInt64, outcome: inout MailboxTickOutcome, perform: ([EngineAction]) -> Bool
     ) {
         for target in store.keyWait.targets where engine.knowsKey(of: target) {
             for entry in store.keyWait.waiting(for: target) {
@@ -23,7 +23,7 @@ extension MailboxCourier {
                     continue
                 }
                 guard let (_, actions) = try? engine.send(text: text, to: target, messageID: entry.messageID, now: now) else { break }
-                perform(actions)
+                _ = perform(actions)
                 store.sentAfterKey(entry.messageID)
                 outcome.sentAfterKey[target, default: 0] += 1
             }
@@ -32,7 +32,7 @@ extension MailboxCourier {
             guard engine.pendingLookups.lookups.count < Self.lookupsInFlight else { return }
             guard engine.pendingLookups.lookups[target] == nil else { continue }
             let (start, actions) = engine.lookUp(target, now: now)
-            perform(actions)
+            _ = perform(actions)
             if start != .full { store.lookupStarted(for: target, now: meshNow) }
         }
     }

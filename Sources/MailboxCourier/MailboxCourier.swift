@@ -8,7 +8,8 @@ import MeshProtocol
 /// every tick hands held mail to recipients that are back, sends copies toward recipients heard
 /// some hops away, sends this node's own messages whose key became known and looks keys up again
 /// on their schedule, expires old mail once a minute and commits what changed in one transaction.
-/// Owned by the engine's owner, on the engine's thread.
+/// Owned by the engine's owner, on the engine's thread. It never calls the transport: what it
+/// sends it hands to its owner as the engine's actions (`perform`), as the engine itself does.
 public final class MailboxCourier {
     /// Mesh time between two expiry passes, in milliseconds.
     public static let expiryInterval: UInt64 = 60_000
@@ -20,7 +21,7 @@ public final class MailboxCourier {
     /// Creates a courier over an open store.
     public init(store: MailboxStore) { self.store = store }
 
-    /// Offers a deposit the engine reported (`.mailboxDeposit`).
+    /// Offers a deposit the engine asked for (``EngineAction/deposit(_:depositor:)``).
     public func deposit(_ envelope: Envelope, depositor: NodeID, meshNow: UInt64) -> MailboxAdmission {
         guard let recipient = envelope.destination else { return .refused(.refusedTooLarge) }
         return store.deposit(
@@ -28,17 +29,15 @@ public final class MailboxCourier {
             depositor: depositor, timestamp: envelope.timestamp, now: meshNow)
     }
 
-    /// Keeps the ID of a direct message delivered here until no copy of it can be accepted.
-    public func noteDelivered(_ message: DeliveredMessage, engine: MeshEngine) {
-        guard message.destination != nil else { return }
-        store.recordDelivered(message.messageID, expiresAt: engine.deliveryMemory.expiry(ofTimestamp: message.timestamp))
+    /// Keeps the ID of a direct message delivered here until mesh time `expiresAt`, when no copy
+    /// of it can be accepted any more (``EngineAction/rememberDelivery(_:until:)``).
+    public func rememberDelivery(_ id: MessageID, until expiresAt: UInt64) {
+        store.recordDelivered(id, expiresAt: expiresAt)
     }
 
-    /// One tick. `send` hands one frame to the transport and says whether it took it; `perform`
-    /// performs the actions of copies as any other.
-    public func tick(
-        engine: MeshEngine, now: Duration, send: ([UInt8], LinkID) -> Bool, perform: ([EngineAction]) -> Void
-    ) -> MailboxTickOutcome {
+    /// One tick. `perform` performs engine actions in order, as the owner performs any other,
+    /// and says whether the transport took every frame among them (a hand-over counts only then).
+    public func tick(engine: MeshEngine, now: Duration, perform: ([EngineAction]) -> Bool) -> MailboxTickOutcome {
         var outcome = MailboxTickOutcome()
         let meshNow = engine.meshTime(at: now)
         if lastExpiry.map({ meshNow &- $0 >= Self.expiryInterval }) ?? true {
@@ -56,12 +55,12 @@ public final class MailboxCourier {
             }
             switch engine.reach(of: recipient, now: now) {
             case .linked:
-                let sent = handOver(to: recipient, engine: engine, now: now, meshNow: meshNow, send: send)
+                let sent = handOver(to: recipient, engine: engine, now: now, meshNow: meshNow, perform: perform)
                 if !sent.isEmpty { outcome.handedOver[recipient] = sent }
             case .heard:
                 for entry in store.copiesDue(for: recipient, now: meshNow) {
                     guard let envelope = heldEnvelope(entry.messageID) else { continue }
-                    perform(engine.sendMailboxCopy(envelope, now: now))
+                    _ = perform(engine.sendMailboxCopy(envelope, now: now))
                     outcome.copies += 1
                 }
             case .inGrace, .unreachable:
@@ -83,20 +82,14 @@ public final class MailboxCourier {
 
     /// Sends the next batch of held mail to a recipient on its own link, oldest first, leaving out
     /// what was sent and waits for its link (`HandOverLedger`); a message sent whole (the transport
-    /// took every frame of it) is removed once its link stayed up `HandOverLedger.confirmAfter`.
+    /// took every frame of it, `perform` says) is removed once its link stayed up `HandOverLedger.confirmAfter`.
     private func handOver(
-        to recipient: NodeID, engine: MeshEngine, now: Duration, meshNow: UInt64, send: ([UInt8], LinkID) -> Bool
+        to recipient: NodeID, engine: MeshEngine, now: Duration, meshNow: UInt64, perform: ([EngineAction]) -> Bool
     ) -> [MessageID] {
         var sent: [MessageID] = []
         for entry in store.index.handOverBatch(for: recipient, skip: { ledger.isAwaiting($0) }) {
-            guard let envelope = heldEnvelope(entry.messageID), let actions = engine.handOver(envelope, now: now) else { break }
-            var taken = true
-            var used: LinkID?
-            for case .send(let frame, let link) in actions {
-                used = link
-                if !send(frame, link) { taken = false }
-            }
-            guard taken, let link = used else { break }
+            guard let envelope = heldEnvelope(entry.messageID), let (link, actions) = engine.handOver(envelope, now: now) else { break }
+            guard perform(actions) else { break }
             ledger.record(entry.messageID, recipient: recipient, link: link, now: meshNow)
             sent.append(entry.messageID)
         }

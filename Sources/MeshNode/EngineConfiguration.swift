@@ -62,7 +62,7 @@ public struct EngineConfiguration: Sendable {
     /// How relays are scheduled: plain RelayChat flooding (the engine's default) or managed flooding.
     public var relayScheduler: RelaySchedulerChoice = .plain
     /// Whether this node keeps direct messages for unreachable recipients (PROTOCOL.md Part G):
-    /// it then reports them as `.mailboxDeposit` events. Off in the engine, on in meshnoded.
+    /// it then returns them as ``EngineAction/deposit(_:depositor:)``. Off in the engine, on in meshnoded.
     public var keepsMail = false
     /// A node heard through another node within this long counts as reachable: its mail is relayed, not deposited.
     public var mailReachWindow: Duration = .seconds(120)

@@ -26,9 +26,6 @@ public enum EngineEvent: Equatable, Sendable {
     case refused(LinkID, neighbour: NodeID)
     /// The mesh-time estimate was first set or moved a lot.
     case meshClock(MeshClockChange)
-    /// A direct message for an unreachable recipient, for the mailbox (`keepsMail`), with the
-    /// neighbour that handed it over (this node for its own).
-    case mailboxDeposit(Envelope, depositor: NodeID)
     /// A key lookup this node started found the target's verified profile.
     case keyFound(Profile, hops: UInt8)
     /// A key lookup gave up; `droppedMessages` texts that waited for the key were not sent.

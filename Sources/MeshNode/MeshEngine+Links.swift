@@ -184,6 +184,7 @@ extension MeshEngine {
             kindCounters[.keyExchange].delivered += 1
             linkCounters.keyExchanges += 1
             if let reply { sendKeyExchange(reply, on: link, now: now) }
+            actions.append(.preferLink(link))
             emit(.linkKeyed(link, neighbour: neighbour))
             if firstKeys {
                 sendProfile(on: link, now: now)

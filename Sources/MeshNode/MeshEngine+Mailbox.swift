@@ -17,15 +17,15 @@ extension MeshEngine {
 
     /// Hands a held message to its recipient over the recipient's own link (Part G, "Hand-over"):
     /// the copy carries hops 1 and route `[origin, this node]` (hops 0, `[this node]` for our own).
-    /// Returns the frames' actions, or nil when the recipient has no ready link.
-    public func handOver(_ envelope: Envelope, now: Duration) -> [EngineAction]? {
+    /// Returns the link it goes on and the frames' actions, or nil when the recipient has no ready link.
+    public func handOver(_ envelope: Envelope, now: Duration) -> (link: LinkID, actions: [EngineAction])? {
         guard let recipient = envelope.destination, let link = neighbourTable.bestLink(to: recipient) else { return nil }
         guard sendSealed(mailboxCopy(of: envelope), on: link, now: now) else {
             _ = takeActions()
             return nil
         }
         kindCounters[.message].relayed += 1
-        return takeActions()
+        return (link, takeActions())
     }
 
     /// True while `link` is one of `node`'s links: what a hand-over sent on it was not lost with it.
@@ -69,7 +69,7 @@ extension MeshEngine {
         guard configuration.keepsMail, envelope.kind == .message, envelope.isInnerSealed,
             let recipient = envelope.destination, recipient != nodeID, reach(of: recipient, now: now) == .unreachable
         else { return false }
-        emit(.mailboxDeposit(envelope, depositor: depositor))
+        actions.append(.deposit(envelope, depositor: depositor))
         return true
     }
 
@@ -80,7 +80,7 @@ extension MeshEngine {
         for envelope in envelopes where envelope.kind == .message && envelope.isInnerSealed && envelope.destination == node {
             let route = envelope.route
             let depositor = route.count >= 2 && route.last == nodeID ? route[route.count - 2] : nodeID
-            emit(.mailboxDeposit(envelope, depositor: depositor))
+            actions.append(.deposit(envelope, depositor: depositor))
         }
     }
 

@@ -258,6 +258,7 @@ extension MeshEngine {
                 learn(envelope, keys: keys, via: sender, now: now)
                 kindCounters[.message].delivered += 1
                 deliveries.insert(envelope.messageID, timestamp: envelope.timestamp, now: timestamp(at: now))
+                actions.append(.rememberDelivery(envelope.messageID, until: deliveries.expiry(ofTimestamp: envelope.timestamp)))
                 emitDelivered(envelope, text: body.text)
             } catch {
                 budgets.penalize(sender, now: now)

@@ -245,11 +245,14 @@ public final class MeshSimulator {
         perform(nodes[node].engine.handle(event, now: now), node: node)
     }
 
-    func perform(_ actions: [EngineAction], node: Int) {
+    /// Performs node `node`'s engine actions in order and says whether every frame among them had a link to go on.
+    @discardableResult
+    func perform(_ actions: [EngineAction], node: Int) -> Bool {
+        var taken = true
         for action in actions {
             switch action {
             case .send(let frame, let link):
-                transmit(frame, from: node, on: link)
+                taken = transmit(frame, from: node, on: link) && taken
             case .disconnect(let link):
                 guard let endpoint = nodes[node].endpoints.removeValue(forKey: link) else { continue }
                 live[endpoint.connection] = nil
@@ -259,11 +262,13 @@ public final class MeshSimulator {
                     let spec = endpoint.spec
                     at(now + delay) { $0.reconnect(connection, spec: spec) }
                 }
+            case .deposit(let envelope, let depositor):
+                _ = nodes[node].mailbox?.deposit(envelope, depositor: depositor, meshNow: nodes[node].engine.meshTime(at: now))
+            case .rememberDelivery(let id, let expiresAt):
+                nodes[node].mailbox?.rememberDelivery(id, until: expiresAt)
+            case .preferLink:
+                break  // the simulator keeps no slot table
             case .event(let event):
-                if case .mailboxDeposit(let envelope, let depositor) = event, let mailbox = nodes[node].mailbox {
-                    _ = mailbox.deposit(envelope, depositor: depositor, meshNow: nodes[node].engine.meshTime(at: now))
-                }
-                if case .delivered(let message) = event { nodes[node].mailbox?.noteDelivered(message, engine: nodes[node].engine) }
                 nodes[node].events.append(event)
                 if case .delivered(let message) = event {
                     nodes[node].delivered.append(message)
@@ -278,18 +283,12 @@ public final class MeshSimulator {
             }
         }
         armRelayWakeup(node)
+        return taken
     }
 
     private func tickMailbox(_ index: Int) {
         guard let mailbox = nodes[index].mailbox else { return }
-        _ = mailbox.tick(
-            engine: nodes[index].engine, now: now,
-            send: { frame, link in
-                guard nodes[index].endpoints[link] != nil else { return false }
-                transmit(frame, from: index, on: link)
-                return true
-            },
-            perform: { perform($0, node: index) })
+        _ = mailbox.tick(engine: nodes[index].engine, now: now, perform: { perform($0, node: index) })
     }
 
     /// Wakes a node when its relay scheduler next has a relay due, between ticks.
@@ -301,18 +300,20 @@ public final class MeshSimulator {
         queue.push(.relayWake(node: node, at: time), at: time)
     }
 
-    private func transmit(_ frame: [UInt8], from node: Int, on link: LinkID) {
+    /// Puts a frame on its way (or loses it to the link's loss rate); false when the link is gone.
+    private func transmit(_ frame: [UInt8], from node: Int, on link: LinkID) -> Bool {
         guard let endpoint = nodes[node].endpoints[link], let kind = frame.first else {
             nodes[node].engine.recordSendFailure(.gone, on: link)
-            return
+            return false
         }
         nodes[node].framesSent[kind, default: 0] += 1
         trace.sent(frame, from: node, to: endpoint.peerNode)
         if frame.count >= 9, frame[5] == 0, frame[6] == 0 { nodes[node].transfersSent[kind, default: 0] += 1 }
         if endpoint.spec.loss > 0, Double(random.next() >> 11) / Double(1 << 53) < endpoint.spec.loss {
             framesLost += 1
-            return
+            return true
         }
         queue.push(.frame(node: endpoint.peerNode, link: endpoint.peerLink, bytes: frame), at: now + endpoint.spec.latency)
+        return true
     }
 }

@@ -17,7 +17,10 @@ import Testing
     }
 
     static func tick(_ courier: MailboxCourier, _ pair: EnginePair) {
-        _ = courier.tick(engine: pair.a, now: pair.now, send: { _, _ in true }, perform: { pair.performAtA($0) })
+        _ = courier.tick(engine: pair.a, now: pair.now, perform: {
+            pair.performAtA($0)
+            return true
+        })
     }
 
     @Test func aMessageWhoseKeyIsKnownGoesOutOnceSealedAndLeavesTheStore() throws {

@@ -47,7 +47,7 @@ struct RelayWakeupTests {
             logger: DaemonLogger(destination: .custom { _ in }))
         try runtime.start(tickInterval: .seconds(3600))
         defer { runtime.stop() }
-        runtime.queue.sync { runtime.perform([]) }
+        runtime.queue.sync { _ = runtime.perform([]) }
         #expect(asked.wait(timeout: .now() + .seconds(5)) == .success, "the held relay was never asked for")
         runtime.queue.sync {
             #expect(runtime.now >= .milliseconds(30), "asked for before it was due")

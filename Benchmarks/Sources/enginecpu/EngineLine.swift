@@ -119,6 +119,8 @@ final class EngineLine {
                 if node == Self.b, case .neighbourJoined = event { bNeighboursJoined += 1 }
             case .uplink:
                 break  // no engine here is a bridge gateway
+            case .deposit, .rememberDelivery, .preferLink:
+                break  // no engine here keeps mail, and the line has no slot table
             }
         }
     }

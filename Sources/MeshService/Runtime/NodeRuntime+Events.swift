@@ -2,6 +2,16 @@ import MeshNode
 import MeshProtocol
 
 extension NodeRuntime {
+    /// Logs an engine event and streams it to watchers; with a journal, a delivery is reported
+    /// to watchers once its ID is on the disk (``SeenJournal``).
+    func watch(_ event: EngineEvent) {
+        guard case .delivered = event, let journal, !watchers.isEmpty else { return report(event) }
+        journal.whenDurable { [weak self] in
+            guard let self else { return }
+            self.queue.async { self.report(event) }
+        }
+    }
+
     /// Logs an engine event with structured fields and streams it to watchers.
     /// Message text never goes to the log. What happens once per message (delivered, relayed,
     /// dropped) is logged at debug: at info a flood would cost a record per message.
@@ -60,9 +70,6 @@ extension NodeRuntime {
             logger.notice(.handshakeCompleted,
                           "the neighbour sends no link acknowledgements (an older node): delivery on this link is not confirmed",
                           LogFields(otherNode: neighbour, link: link, reason: "unacknowledged"))
-        case .mailboxDeposit:
-            break  // handled by `deposit(_:depositor:)` before it is reported
-
         }
     }
 }

@@ -21,22 +21,10 @@ extension NodeRuntime {
         }
     }
 
-    /// Remembers a direct message delivered here (PROTOCOL.md Part G).
-    func recordDirectDelivery(_ message: DeliveredMessage) {
-        mailboxCourier?.noteDelivered(message, engine: engine)
-    }
-
     /// Once per tick: hand-overs, copies, expiry, one commit (`MailboxCourier`).
     func runMailbox() {
         guard let mailbox = mailboxCourier else { return }
-        let outcome = mailbox.tick(
-            engine: engine, now: now,
-            send: { frame, link in
-                let result = transport.send(frame, on: link)
-                engine.recordSendFailure(result, on: link)
-                return result == .sent
-            },
-            perform: { perform($0) })
+        let outcome = mailbox.tick(engine: engine, now: now, perform: { perform($0) })
         for (recipient, sent) in outcome.handedOver {
             logger.info(.mailbox, "handed \(sent.count) held message(s) to \(recipient.shortID)", LogFields(otherNode: recipient, reason: "delivered"))
             for id in sent {

@@ -191,37 +191,32 @@ public final class NodeRuntime: Sendable {
         perform(engine.handle(event, now: now))
     }
 
-    /// Performs engine actions in order. The seen cache's new IDs go to the journal first; a
-    /// delivery is reported to watchers once its ID is on the disk (``SeenJournal``).
-    func perform(_ actions: [EngineAction]) {
+    /// Performs engine actions in order and says whether the transport took every frame among
+    /// them. The seen cache's new IDs go to the journal first (``SeenJournal``).
+    @discardableResult
+    func perform(_ actions: [EngineAction]) -> Bool {
         if let journal { journal.append(engine.takeNewlySeen()) }
+        var taken = true
         for action in actions {
             switch action {
-            case .send(let frame, let link):
-                let outcome = transport.send(frame, on: link)
-                engine.recordSendFailure(outcome, on: link)
-            case .disconnect(let link):
-                transport.disconnect(link)
-            case .uplink(let envelope):
-                bridge?.uplink(envelope)
-            case .event(let event):
-                if case .linkKeyed(let link, _) = event { transport.linkKeyed(link) }
-                if case .mailboxDeposit(let envelope, let depositor) = event {
-                    deposit(envelope, depositor: depositor)
-                    continue
-                }
-                if case .delivered(let message) = event { recordDirectDelivery(message) }
-                if case .delivered = event, let journal, !watchers.isEmpty {
-                    journal.whenDurable { [weak self] in
-                        guard let self else { return }
-                        self.queue.async { self.report(event) }
-                    }
-                } else {
-                    report(event)
-                }
+            case .send(let frame, let link): taken = send(frame, on: link) && taken
+            case .disconnect(let link): transport.disconnect(link)
+            case .uplink(let envelope): bridge?.uplink(envelope)
+            case .deposit(let envelope, let depositor): deposit(envelope, depositor: depositor)
+            case .rememberDelivery(let id, let expiresAt): mailboxCourier?.rememberDelivery(id, until: expiresAt)
+            case .preferLink(let link): transport.linkKeyed(link)
+            case .event(let event): watch(event)
             }
         }
         driver.turnEnded(nextRelayDue: engine.nextRelayDue)
+        return taken
+    }
+
+    /// Hands one frame to the transport, counts a refusal, and says whether it took the frame.
+    func send(_ frame: [UInt8], on link: LinkID) -> Bool {
+        let outcome = transport.send(frame, on: link)
+        engine.recordSendFailure(outcome, on: link)
+        return outcome == .sent
     }
 
     /// Sends a watch event to every watcher; with none, the event is never built.
