@@ -1,4 +1,4 @@
-/// The bridge's counters (`relayctl stats`' `mqtt` group; docs/OPERATIONS.md, "Counters").
+/// The bridge's counters (`relayctl stats`' `mqtt` group; docs/CONTROL.md, "Counter groups").
 public struct MQTTBridgeCounters: Equatable, Sendable {
     /// Envelopes handed to libmosquitto for the broker.
     public var published: UInt64 = 0

@@ -20,7 +20,7 @@ read -r -a adapters <<< "$MESHLAB_ADAPTERS"
 names=(A B C)
 failed=0
 # Under software emulation a line takes 20-40 s to link again after bluetoothd restarts or an
-# adapter comes back (BLUEZ.md), longer than the 30 s default grace and hold age, which would
+# adapter comes back, longer than the 30 s default grace and hold age, which would
 # let the held copies expire first. What is tested is that held copies survive the outage and
 # arrive exactly once, so the nodes get a 120 s grace and hold age and the waits are 90 s.
 node_flags=(--timers.departure_grace=120s --hold.max_age=120s)

@@ -7,7 +7,7 @@ import Synchronization
 /// Watches the control socket's descriptors with `poll` on one thread of its own and runs their
 /// handlers on the server's queue: what libdispatch's read and write sources did, without its
 /// epoll bookkeeping, which crashed the daemon ("Source finalized twice" on its manager thread
-/// while control clients hung up; docs/BLUEZ.md, outage series; libdispatch issues #833, #949).
+/// while control clients hung up, seen in the BlueZ outage scenario; libdispatch issues #833, #949).
 ///
 /// A source behaves like a dispatch source: created suspended, level-triggered, its handler never
 /// runs twice at once and is not called again until it returned, `suspend`/`resume` count, and its
