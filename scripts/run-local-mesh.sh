@@ -78,6 +78,14 @@ for i in 1 2 3 4; do
   ctl "$i" --json watch >"$work/${names[$i]}/watch.jsonl" 2>/dev/null &
   watchers+=($!)
 done
+# A watcher sees only what arrives after its `watch` request: wait until each node counts it
+# (control.watches_started), however slowly an emulated relayctl starts.
+for i in 1 2 3 4; do
+  for attempt in $(seq 1 "$attempts"); do
+    ctl "$i" --json stats 2>/dev/null | grep -q '"watches_started" *: *[1-9]' && break
+    sleep 0.2
+  done
+done
 sleep "$settle"
 
 echo "== A sends a broadcast"
@@ -85,7 +93,7 @@ id=$(ctl 0 send "hello from A, three hops at most")
 echo "  message ID $id"
 for attempt in $(seq 1 "$((attempts / 2))"); do
   grep -q "$id" "$work/D/watch.jsonl" && break
-  sleep 0.1
+  sleep 0.2
 done
 sleep 1
 for i in 1 2 3 4; do
