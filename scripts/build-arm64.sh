@@ -2,7 +2,8 @@
 # Builds arm64 meshnoded and relayctl from Debian packages alone, and meshnoded_VERSION_arm64.deb for
 # Debian 13 (trixie) / Raspberry Pi OS based on it (docs/OPERATIONS.md, "Installing on a Raspberry Pi").
 #
-#   scripts/build-arm64.sh [--no-deb] [--debug] [--tests FILTER] [--out DIR]
+#   scripts/build-arm64.sh [--roots-only] [--no-deb] [--debug] [--tests FILTER] [--out DIR]
+#     --roots-only    prepare the two roots below and stop (CI starts this early, in the background)
 #     --no-deb        build the two binaries only
 #     --debug         build the two binaries in debug (about half the compile time of release; they load
 #                     the Swift runtime of libswiftlang from the arm64 root), no package: CI's check
@@ -26,14 +27,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
-out=.build/deb-arm64 deb=1 tests= mode=release
+out=.build/deb-arm64 deb=1 tests= mode=release roots_only=
 while [ $# -gt 0 ]; do
   case $1 in
+    --roots-only) roots_only=1 ;;
     --no-deb) deb= ;;
     --debug) deb= mode=debug ;;
     --tests) tests=$2; shift ;;
     --out) out=$2; shift ;;
-    *) echo "usage: $0 [--no-deb] [--debug] [--tests FILTER] [--out DIR]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--roots-only] [--no-deb] [--debug] [--tests FILTER] [--out DIR]" >&2; exit 2 ;;
   esac
   shift
 done
@@ -61,6 +63,9 @@ if [ "${#missing[@]}" -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" > /dev/null
 fi
 mkdir -p "$cache"
+# One run at a time per cache: each bind-mounts its repository at the build root's /src.
+exec 9> "$cache/.lock"
+flock 9
 
 # 1. The build root: Debian 13 amd64 with swiftlang, make, dpkg-dev, the aarch64 strip and lintian.
 if [ ! -e "$build/.meshnode-ready" ]; then
@@ -94,6 +99,8 @@ if [ ! -e "$target/.meshnode-ready" ]; then
   printf '{ "DisplayName": "Debian 13 arm64", "Version": "13" }\n' > "$target/SDKSettings.json"
   touch "$target/.meshnode-ready"
 fi
+
+[ -z "$roots_only" ] || { step "roots ready"; exit 0; }
 
 # 3. The cross build, in the build root with the repository and the arm64 root bind-mounted.
 mounts=()

@@ -28,9 +28,9 @@
 #               core; then bluetoothd is killed and restarted under the same traffic and messages cross again
 #               (Tests/VM/meshnoded-drops.sh, fixed btvirt): every message sent while the pair was linked is
 #               delivered exactly once (MESHNODE_VM_STRICT_DELIVERY=0 only prints the losses);
-#   outage      (only with MESHNODE_VM_OUTAGE=1) A-B-C on the fixed btvirt: messages A sends while bluetoothd is down, and while B's
+#   outage      A-B-C on the fixed btvirt: messages A sends while bluetoothd is down, and while B's
 #               adapter is off, are held and reach C once B is back (Tests/VM/meshnoded-outage.sh).
-# Each scenario that fails is tried once more (outage twice more) (software-emulated radios are slow and sometimes lose
+# Each scenario that fails is tried once more (software-emulated radios are slow and sometimes lose
 # a controller at boot); a second failure fails the whole run. Exit 0 when every scenario passed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -73,10 +73,5 @@ scenario "no bluetoothd" 3 Tests/VM/meshnoded-nobluez.sh "$bin"
 scenario bridge 3 --btvirt "$fixed_btvirt" Tests/VM/meshnoded-bridge.sh "$bin"
 scenario doctor 2 Tests/VM/relayctl-doctor.sh "$bin"
 scenario drops 3 -t 900 --btvirt "$fixed_btvirt" env STRICT_DELIVERY="${MESHNODE_VM_STRICT_DELIVERY:-1}" Tests/VM/meshnoded-drops.sh "$bin"
-# The outage scenario is out of the default run until a series of 10 with write-without-response on
-# the message characteristic (which took away bluetoothd's crash in its write path) passes
-# (BLUEZ.md, "What is left"); MESHNODE_VM_OUTAGE=1 runs it, with three attempts.
-if [ "${MESHNODE_VM_OUTAGE:-0}" = 1 ]; then
-  ATTEMPTS=3 scenario outage 4 --btvirt "$fixed_btvirt" Tests/VM/meshnoded-outage.sh "$bin"
-fi
+scenario outage 4 --btvirt "$fixed_btvirt" Tests/VM/meshnoded-outage.sh "$bin"
 echo "BlueZ VM test: every scenario passed"
