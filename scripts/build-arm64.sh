@@ -166,7 +166,10 @@ if [ -n "$tests" ]; then
   # The bundle was built at /src; tests that read docs/ by their #filePath find it there, because
   # qemu-aarch64-static -L looks up absolute paths in the arm64 root first.
   bind "$repo" "$target/src"
-  env LD_LIBRARY_PATH=/usr/libexec/swift/lib/swift/linux qemu-aarch64-static -L "$target" \
+  # The Wycheproof vectors beside the repository (../shared/vectors), by their host path.
+  vectors=${MESHNODE_VECTORS_DIR:-$repo/../shared/vectors}
+  env LD_LIBRARY_PATH=/usr/libexec/swift/lib/swift/linux MESHNODE_VECTORS_DIR="$(realpath -m "$vectors")" \
+    qemu-aarch64-static -L "$target" \
     .build-arm64/aarch64-unknown-linux-gnu/debug/MeshNodePackageTests.xctest --testing-library swift-testing --filter "$tests"
 fi
 step "done"
