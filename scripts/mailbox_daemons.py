@@ -86,7 +86,8 @@ class Run:
         print(f"== A - B - D over UDP in {self.work}")
         for node in (a, b, d):
             node.start()
-        self.need(b, 2), self.need(a, 1), self.need(d, 1)
+        for node, neighbours in ((b, 2), (a, 1), (d, 1)):
+            self.need(node, neighbours)
         self.d_id = (d.ctl("id") or {}).get("nodeID", "")
         for _ in range(100):
             peers = a.relayctl("--json", "peers")
