@@ -1,6 +1,7 @@
-"""The one Python harness that starts nodes: loopback-UDP meshnoded processes for the soak, the
-forged closes and the measurement scripts of Benchmarks/scripts: start, stop, kill, relayctl,
-watch recordings, /proc sampling and memory figures. Standard library only (python3 on Debian 12)."""
+"""The one launcher of meshnoded for host scripts: loopback-UDP nodes for the local demo, the
+mailbox daemons, the soak, the forged closes, the MQTT bridge and the measurement scripts of
+Benchmarks/scripts: start, stop, kill, relayctl, watch recordings, /proc sampling and memory
+figures. Standard library only (python3 on Debian 12)."""
 import json
 import os
 import signal
@@ -14,10 +15,14 @@ TICKS = os.sysconf("SC_CLK_TCK")
 class Node:
     """One meshnoded over loopback UDP with its own state and runtime folder."""
 
-    def __init__(self, bin_dir, work, name, port, neighbours=(), extra=()):
-        """`extra`: more meshnoded flags (a configuration file with `-c`, a log level, ...)."""
+    def __init__(self, bin_dir, work, name, port, neighbours=(), extra=(), prefix=(), node_name=None):
+        """`extra`: more meshnoded flags (a configuration file with `-c`, a log level, ...).
+        `prefix`: a command that runs this node's meshnoded and relayctl (an arm64 build under
+        `qemu-aarch64-static -L ROOT`). `name` names the node's folder; `node_name` its `--name`
+        (default `name`)."""
         self.bin, self.name, self.port = bin_dir, name, port
-        self.neighbours, self.extra = list(neighbours), list(extra)
+        self.neighbours, self.extra, self.prefix = list(neighbours), list(extra), list(prefix)
+        self.node_name = node_name or name
         self.dir = os.path.join(work, name)
         self.socket = os.path.join(self.dir, "control.sock")
         self.proc = None
@@ -25,8 +30,9 @@ class Node:
         os.makedirs(self.dir, exist_ok=True)
 
     def start(self):
-        args = [os.path.join(self.bin, "meshnoded"), "--transport", "udp", "--udp-port", str(self.port),
-                "--state-directory", self.dir, "--runtime-directory", self.dir, "--name", self.name,
+        args = self.command("meshnoded") + [
+                "--transport", "udp", "--udp-port", str(self.port),
+                "--state-directory", self.dir, "--runtime-directory", self.dir, "--name", self.node_name,
                 "--control-group", group_name()]
         if self.neighbours:
             args += ["--neighbours", ",".join(f"127.0.0.1:{p}" for p in self.neighbours)]
@@ -67,10 +73,22 @@ class Node:
             self.exits.append(("kill9", self.proc.returncode))
         self.proc = None
 
+    def command(self, program):
+        """The command line that runs `program` (meshnoded or relayctl) for this node."""
+        return self.prefix + [os.path.join(self.bin, program)]
+
+    def relayctl(self, *args, timeout=15):
+        """relayctl on this node's socket: the finished process (text output), None on a timeout."""
+        try:
+            return subprocess.run(self.command("relayctl") + ["--socket", self.socket, *args],
+                                  capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+        except subprocess.TimeoutExpired:
+            return None
+
     def ctl(self, *args, timeout=15):
-        out = subprocess.run([os.path.join(self.bin, "relayctl"), "--socket", self.socket, "--json", *args],
-                             capture_output=True, text=True, timeout=timeout)
-        if out.returncode != 0:
+        """`relayctl --json ARGS`: the reply's last line decoded, None when it failed or timed out."""
+        out = self.relayctl("--json", *args, timeout=timeout)
+        if out is None or out.returncode != 0:
             return None
         try:
             return json.loads(out.stdout.strip().splitlines()[-1])
@@ -115,8 +133,19 @@ class Watch:
     def __init__(self, node, path):
         self.node, self.path = node, path
         self.file = open(path, "ab")
-        self.proc = subprocess.Popen([os.path.join(node.bin, "relayctl"), "--socket", node.socket, "--json", "watch"],
+        self.proc = subprocess.Popen(node.command("relayctl") + ["--socket", node.socket, "--json", "watch"],
                                      stdout=self.file, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+
+    def wait_counted(self, seconds, at_least=1):
+        """True once the node counts at least `at_least` watches (control.watches_started): a watch
+        sees only what happens after its request, however slowly relayctl starts."""
+        deadline = time.time() + seconds
+        while time.time() < deadline:
+            counters = (self.node.stats() or {}).get("counters", {})
+            if counters.get("control", {}).get("watches_started", 0) >= at_least:
+                return True
+            time.sleep(0.2)
+        return False
 
     def alive(self):
         return self.proc.poll() is None
