@@ -1,6 +1,6 @@
 import MeshLink
 
-/// `[udp]` settings for the loopback UDP transport.
+/// `[udp]` (or `[lan]`) settings for a loopback UDP transport.
 public struct UDPSettings: Equatable, Sendable {
     /// The loopback address to bind (127.0.0.0/8 or ::1).
     public var bind = "127.0.0.1"
@@ -21,6 +21,13 @@ public struct UDPSettings: Equatable, Sendable {
     /// The most links at once, both roles together.
     public var maxLinks = 64
 
-    /// Creates the defaults.
+    /// Creates the defaults (those of `[udp]`).
     public init() {}
+
+    /// The defaults of `[lan]`: those of `[udp]` on port 7101, so both can run at once.
+    public static var lanDefaults: UDPSettings {
+        var settings = UDPSettings()
+        settings.port = 7101
+        return settings
+    }
 }

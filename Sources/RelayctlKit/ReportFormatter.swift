@@ -69,7 +69,7 @@ public struct ReportFormatter: Sendable {
         var neighbours = TextTable(headers: ["NODE", "NAME", "ROLE", "STATE", "LINKS", "MTU", "RSSI", "HEARD"],
                                    alignments: [.left, .left, .left, .left, .left, .right, .right, .right])
         for node in report.neighbours {
-            let links = node.links.map { "#\($0.linkID) \($0.role) \($0.address)" }.joined(separator: ", ")
+            let links = node.links.map { "\($0.transport.map { $0 + " " } ?? "")#\($0.linkID) \($0.role) \($0.address)" }.joined(separator: ", ")
             let mtu = node.links.map { String($0.mtu) }.joined(separator: ",")
             let rssi = node.links.compactMap { $0.rssi.map(String.init) }.joined(separator: ",")
             let name = [node.icon, node.name].compactMap { $0 }.joined(separator: " ")

@@ -3,9 +3,10 @@ import MeshLink
 import MeshNode
 
 extension LinkReport {
-    /// Creates a report from what the transport said about the link.
-    public init(_ info: LinkInfo) {
-        self.init(linkID: info.id.number, role: info.role.rawValue, address: info.remoteAddress, mtu: info.mtu, rssi: info.rssi)
+    /// Creates a report from what the transport named `transport` said about the link.
+    public init(_ info: LinkInfo, transport: String) {
+        self.init(linkID: info.id.number, role: info.role.rawValue, address: info.remoteAddress, mtu: info.mtu, rssi: info.rssi,
+                  transport: transport)
     }
 }
 
