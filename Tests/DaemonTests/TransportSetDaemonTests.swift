@@ -1,0 +1,60 @@
+import ControlProtocol
+import Foundation
+import Testing
+
+/// Two islands that cannot reach each other, and one node that runs two UDP transports at once
+/// (`transport = udp, lan`), one into each island.
+@Suite("meshnoded with several transports at once", .serialized)
+struct TransportSetDaemonTests {
+    @Test("A node on udp and lan joins two islands: a message crosses from one transport to the other exactly once")
+    func twoTransportsBridgeTwoIslands() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let base = Ports.block(of: 3)
+        let (portA, portB, portBLAN, portC) = (base, base + 1, base + 2, base + 3)
+        let fast = ["--lan.keepalive_interval", "200ms", "--lan.link_timeout", "1s", "--lan.connect_interval", "200ms"]
+        // A and C dial no one and know no one's port: only B's two transports reach them.
+        let a = try DaemonProcess(name: "A", folder: folder.url, port: portA)
+        let b = try DaemonProcess(
+            name: "B", folder: folder.url, port: portB, neighbours: [portA],
+            extra: ["--transport", "udp,lan", "--lan.port", "\(portBLAN)", "--lan.peers", "127.0.0.1:\(portC)"] + fast)
+        let c = try DaemonProcess(name: "C", folder: folder.url, port: portC)
+        let nodes = [a, b, c]
+        defer { for node in nodes where node.process.isRunning { _ = node.terminate() } }
+        for node in nodes { try node.start() }
+        let neighbours = { (node: DaemonProcess) in node.json(StatusReport.self, "status")?.neighbourCount ?? 0 }
+        #expect(eventually(timeout: 20) { neighbours(a) == 1 && neighbours(b) == 2 && neighbours(c) == 1 },
+                "B: \(b.log.suffix(2000))")
+        #expect(b.json(StatusReport.self, "status")?.transport == "udp,lan")
+
+        // B names each link's transport: A's on udp, C's on lan.
+        let peers = try #require(b.json(PeersReport.self, "peers"))
+        let idA = try #require(a.json(IdentityReport.self, "id")).nodeID
+        let idC = try #require(c.json(IdentityReport.self, "id")).nodeID
+        let transports = { (id: String) in Set(peers.neighbours.first { $0.nodeID == id }?.links.compactMap(\.transport) ?? []) }
+        #expect(transports(idA) == ["udp"] && transports(idC) == ["lan"])
+        #expect(b.ctl("peers").out.contains("lan #"))
+
+        let sent = a.ctl("send", "across two transports")
+        #expect(sent.status == 0, "\(sent.err)")
+        let counter = { (node: DaemonProcess, group: String, name: String) in
+            node.json(StatsReport.self, "stats")?.counters[group]?[name]
+        }
+        #expect(eventually { counter(c, "message", "delivered") == 1 })
+        #expect(counter(c, "message", "received") == 1 && counter(c, "message", "dropped_seen") == 0)
+        #expect(counter(b, "message", "delivered") == 1)
+        #expect(counter(b, "message", "relayed") == 1)
+        #expect(counter(a, "message", "received") == 0)
+
+        // stats: the sum under `transport`, and each transport's own group.
+        let stats = try #require(b.json(StatsReport.self, "stats"))
+        let udp = try #require(stats.counters["transport_udp"])
+        let lan = try #require(stats.counters["transport_lan"])
+        #expect((udp["links_up"] ?? 0) >= 1 && (lan["links_up"] ?? 0) >= 1)
+        #expect((udp["frames_received"] ?? 0) >= 1 && (lan["frames_sent"] ?? 0) >= 1)
+        #expect(stats.counters["transport"]?["links_up"] == (udp["links_up"] ?? 0) + (lan["links_up"] ?? 0))
+        #expect(a.json(StatsReport.self, "stats")?.counters["transport_udp"] == nil)  // one transport: no extra group
+
+        #expect(nodes.map { $0.terminate().status } == [0, 0, 0])
+    }
+}
