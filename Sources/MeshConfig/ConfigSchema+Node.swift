@@ -54,7 +54,7 @@ extension ConfigSchema {
             render: { $0.node.logLevel.rawValue }),
         ConfigOption(
             section: "transport", key: "kind", alias: "transport", valueHint: "KIND,...",
-            summary: "bluez (Bluetooth LE), udp (loopback tests and local meshes), lan, or several comma-separated, all run at once",
+            summary: "bluez (Bluetooth LE), udp (loopback tests and local meshes), lan (a second UDP port, [lan]), or several comma-separated, all run at once",
             apply: { config, text throws(InvalidValue) in config.transport.kinds = try TransportSettings.kinds(text) },
             render: { $0.transport.kinds.map(\.rawValue).joined(separator: ", ") }),
     ]
