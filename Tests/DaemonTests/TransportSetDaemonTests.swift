@@ -10,7 +10,7 @@ struct TransportSetDaemonTests {
     func twoTransportsBridgeTwoIslands() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let base = Ports.block(of: 3)
+        let base = Ports.block(of: 4)
         let (portA, portB, portBLAN, portC) = (base, base + 1, base + 2, base + 3)
         let fast = ["--lan.keepalive_interval", "200ms", "--lan.link_timeout", "1s", "--lan.connect_interval", "200ms"]
         // A and C dial no one and know no one's port: only B's two transports reach them.
