@@ -181,11 +181,11 @@ public final class NodeRuntime: Sendable {
         case .linkUp(let info):
             logger.info(.linkUp, "link up (\(info.role.rawValue), mtu \(info.mtu))",
                         LogFields(link: info.id, address: info.remoteAddress))
-            broadcast(.link(up: info))
+            broadcast(.link(up: info, transport: transportName(of: info.id)))
         case .linkDown(let link, let reason):
             let info = engine.linkInfo(link)
             logger.info(.linkDown, "link down: \(reason)", LogFields(link: link, address: info?.remoteAddress, reason: reason))
-            broadcast(.link(down: link, reason: reason))
+            broadcast(.link(down: link, reason: reason, transport: transportName(of: link)))
         case .mtuChanged, .rssiChanged, .frameReceived:
             break
         }
