@@ -1,5 +1,6 @@
 import ControlProtocol
 import Foundation
+import MeshTestSupport
 import Testing
 
 /// Two islands that cannot reach each other, and one node that runs two UDP transports at once
@@ -54,6 +55,18 @@ struct TransportSetDaemonTests {
         #expect((udp["frames_received"] ?? 0) >= 1 && (lan["frames_sent"] ?? 0) >= 1)
         #expect(stats.counters["transport"]?["links_up"] == (udp["links_up"] ?? 0) + (lan["links_up"] ?? 0))
         #expect(a.json(StatsReport.self, "stats")?.counters["transport_udp"] == nil)  // one transport: no extra group
+
+        // The extra groups are metrics by the mechanical rule, which scripts/check-metrics.py checks.
+        let before = b.ctl("--json", "stats")
+        let metrics = b.ctl("stats", "--openmetrics")
+        let after = b.ctl("--json", "stats")
+        #expect(metrics.out.contains("meshnode_transport_lan_links_up_total "), "\(metrics.out.prefix(500))")
+        let paths = ["before.json", "metrics.txt", "after.json"].map { folder.url.appendingPathComponent($0).path }
+        for (path, text) in zip(paths, [before.out, metrics.out, after.out]) {
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        let check = try MetricsCheck.run(dialect: "openmetrics", files: paths)
+        #expect(check.status == 0 && check.output.contains("expected, 0 problems"), "check-metrics.py: \(check.output)")
 
         #expect(nodes.map { $0.terminate().status } == [0, 0, 0])
     }
