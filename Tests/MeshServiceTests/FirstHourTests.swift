@@ -32,6 +32,20 @@ struct FirstHourTests {
         #expect(health.word.rawValue == word && health.reasons == reasons)
     }
 
+    @Test("With several transports, one that is not running leaves the node degraded; none running, down")
+    func healthWithSeveralTransports() {
+        let waiting = "waiting for bluetoothd (retry in 4 s)"
+        let one = NodeHealth.judge(state: .running, transports: [("bluez", waiting), ("lan", nil)], neighbours: 1, bridge: nil,
+                                   reload: ReloadOutcome())
+        #expect(one.word == .degraded && one.reasons == ["bluez: \(waiting)"])
+        let both = NodeHealth.judge(state: .running, transports: [("bluez", waiting), ("lan", "waiting for eth0")], neighbours: 0,
+                                    bridge: nil, reload: ReloadOutcome())
+        #expect(both.word == .down && both.reasons == ["bluez: \(waiting)", "lan: waiting for eth0", "no neighbours"])
+        let running = NodeHealth.judge(state: .running, transports: [("bluez", "running on hci0"), ("udp", nil)], neighbours: 2,
+                                       bridge: nil, reload: ReloadOutcome())
+        #expect(running.word == .ok && running.reasons.isEmpty)
+    }
+
     @Test("a reload names what only a restart applies; log level and hop limits apply at once")
     func reloadNamesWhatWaits() throws {
         let running = try ConfigLoader.parse("[udp]\nport = 7001\n", file: "a.conf")

@@ -117,7 +117,9 @@ extension NodeRuntime: NodeControlling {
                     votes: engine.clock.voteCount(now: now)),
                 bridge: bridge)
             let reload = confined.value.reload
-            let health = NodeHealth.judge(state: state, transportState: transportState, neighbours: neighbours,
+            let transports = (transport as? TransportSet)?.statusByTransport.map { ($0.name, $0.status.summary) }
+                ?? [(transportName, transportState)]
+            let health = NodeHealth.judge(state: state, transports: transports, neighbours: neighbours,
                                           bridge: bridge?.state, reload: reload)
             report.health = health.word.rawValue
             report.healthReasons = health.reasons
