@@ -69,38 +69,53 @@ private final class Inbox: Sendable {
     }
 }
 
-/// A middle engine behind a `TransportSet` of two hand-driven transports: X on the first
-/// transport's link 1, Y and Z on the second's links 1 and 2. X cannot reach Y or Z but through
-/// the middle.
+/// A middle engine behind a `TransportSet` of two hand-driven transports, and far engines linked
+/// to it only: by default X on the first transport's link 1, Y and Z on the second's links 1 and
+/// 2, so X cannot reach Y or Z but through the middle.
 private final class BridgingNode {
+    /// One connection: far engine `far`'s link `farLink` is link `link` of radio `radio`.
+    struct Place {
+        let far: Int
+        let radio: Int
+        let link: LinkID
+        var farLink = LinkID(1)
+    }
     let middle: MeshEngine
     let far: [MeshEngine]
-    /// For each far engine: which radio, and which of its links.
-    let places: [(radio: Int, link: LinkID)] = [(0, LinkID(1)), (1, LinkID(1)), (1, LinkID(2))]
+    let places: [Place]
     let radios = [HandTransport(), HandTransport()]
     let set: TransportSet
     var now: Duration = .zero
-    var delivered: [[DeliveredMessage]] = [[], [], []]
+    var delivered: [[DeliveredMessage]]
     private let inbox = Inbox()
 
-    init() throws {
+    init(places: [Place] = [Place(far: 0, radio: 0, link: LinkID(1)), Place(far: 1, radio: 1, link: LinkID(1)),
+                            Place(far: 2, radio: 1, link: LinkID(2))]) throws {
+        self.places = places
         middle = MeshEngine(identity: try NodeIdentity.generate(), random: SplitMix64(seed: 1))
-        far = try (2...4).map { MeshEngine(identity: try NodeIdentity.generate(), random: SplitMix64(seed: UInt64($0))) }
+        let count = (places.map(\.far).max() ?? 0) + 1
+        far = try (0..<count).map { MeshEngine(identity: try NodeIdentity.generate(), random: SplitMix64(seed: UInt64($0 + 2))) }
+        delivered = Array(repeating: [], count: count)
         set = TransportSet([("udp", radios[0]), ("lan", radios[1])])
         try set.start { [inbox] event in inbox.append(event) }
-        for (index, place) in places.enumerated() {
-            radios[place.radio].report(.linkUp(LinkInfo(id: place.link, role: .central, remoteAddress: "far\(index)", mtu: 100)))
-            perform(far[index].handle(.linkUp(LinkInfo(id: LinkID(1), role: .peripheral, remoteAddress: "middle", mtu: 100)), now: now),
-                    from: index)
+        for place in places {
+            radios[place.radio].report(.linkUp(LinkInfo(id: place.link, role: .central, remoteAddress: "far\(place.far)", mtu: 100)))
+            perform(far[place.far].handle(.linkUp(LinkInfo(id: place.farLink, role: .peripheral, remoteAddress: "middle", mtu: 100)),
+                                          now: now), from: place.far)
         }
         drain()
     }
 
-    /// Performs what far engine `index` returned: its frames arrive on its place's link.
+    /// Performs what far engine `index` returned: each frame arrives on the middle's end of the far link it was sent on.
     func perform(_ actions: [EngineAction], from index: Int) {
         for action in actions {
             switch action {
-            case .send(let frame, _): radios[places[index].radio].report(.frameReceived(places[index].link, frame))
+            case .send(let frame, let farLink):
+                guard let place = places.first(where: { $0.far == index && $0.farLink == farLink }) else {
+                    Issue.record("far engine \(index) sent on \(farLink), which it does not have")
+                    continue
+                }
+                radios[place.radio].report(.frameReceived(place.link, frame))
             case .event(.delivered(let message)): delivered[index].append(message)
             default: break
             }
@@ -127,11 +142,11 @@ private final class BridgingNode {
             var moved = !events.isEmpty
             for radio in radios.indices {
                 for (link, frame) in radios[radio].takeSent() {
-                    guard let index = places.firstIndex(where: { $0.radio == radio && $0.link == link }) else {
+                    guard let place = places.first(where: { $0.radio == radio && $0.link == link }) else {
                         Issue.record("a frame on \(link) of radio \(radio), which has no such link")
                         continue
                     }
-                    perform(far[index].handle(.frameReceived(LinkID(1), frame), now: now), from: index)
+                    perform(far[place.far].handle(.frameReceived(place.farLink, frame), now: now), from: place.far)
                     moved = true
                 }
             }
@@ -220,5 +235,25 @@ struct TransportSetTests {
         #expect(node.delivered[0].map(\.text) == ["back again"])
         #expect(node.delivered[2].map(\.text) == ["from udp to lan", "back again"])
         #expect(node.middle.kindCounters[.message].relayed == 4)
+    }
+
+    @Test("A neighbour linked over both transports is one neighbour with two links, and gets each message once")
+    func oneNeighbourOnTwoTransportsGetsOneCopy() throws {
+        // X on the first transport; Y on both (its links 1 and 2).
+        let node = try BridgingNode(places: [
+            .init(far: 0, radio: 0, link: LinkID(1)),
+            .init(far: 1, radio: 0, link: LinkID(2), farLink: LinkID(1)),
+            .init(far: 1, radio: 1, link: LinkID(1), farLink: LinkID(2)),
+        ])
+        node.advance(.seconds(1))
+        let y = try #require(node.middle.neighbourSnapshots().first { $0.nodeID == node.far[1].nodeID })
+        #expect(Set(y.links.map(\.info.id)) == [LinkID(2, port: .first), LinkID(1, port: PortID(1))])
+        let (_, actions) = try node.far[0].send(text: "once", now: node.now)
+        node.perform(actions, from: 0)
+        node.drain()
+        node.advance(.seconds(1))
+        #expect(node.delivered[1].map(\.text) == ["once"])
+        #expect(node.middle.kindCounters[.message].relayed == 1)
+        #expect(node.far[1].kindCounters[.message].received == 1)
     }
 }
