@@ -93,7 +93,14 @@ public enum ConfigLoader {
         for section in UDPSection.allCases {
             let settings = config[section]
             let neighbours = section == .udp ? "neighbours" : "peers"
-            if let bind = try? UDPEndpoint(host: settings.bind, port: settings.port) {
+            if settings.interface.isEmpty, let outside = settings.neighbours.first(where: { !$0.isLoopback }) {
+                throw fail("[\(section)] \(neighbours.dropLast()) \(outside) is not loopback; set [\(section)] interface to reach a LAN")
+            }
+            if !settings.interface.isEmpty {
+                if let other = settings.neighbours.first(where: { $0.family != .ipv4 }) {
+                    throw fail("[\(section)] \(neighbours.dropLast()) \(other) is not IPv4, as [\(section)] interface is")
+                }
+            } else if let bind = try? UDPEndpoint(host: settings.bind, port: settings.port) {
                 if let other = settings.neighbours.first(where: { $0.family != bind.family }) {
                     throw fail("[\(section)] \(neighbours.dropLast()) \(other) is not in the address family of bind = \(bind.host)")
                 }

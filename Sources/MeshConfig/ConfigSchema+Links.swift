@@ -8,7 +8,12 @@ extension ConfigSchema {
     private static func udpOptions(_ family: UDPSection) -> [ConfigOption] {
         let section = family.rawValue
         let udp = family == .udp
-        return [
+        let interface = ConfigOption(
+            section: section, key: "interface", alias: nil, valueHint: "IFNAME",
+            summary: "network interface to run on: its IPv4 address is bound, only its subnet is heard, peers lie in it (empty: loopback)",
+            apply: { config, text throws(InvalidValue) in config[family].interface = try interfaceName(text) },
+            render: { $0[family].interface })
+        return (udp ? [] : [interface]) + [
             ConfigOption(
                 section: section, key: "bind", alias: udp ? "udp-bind" : nil, valueHint: "ADDRESS",
                 summary: "loopback address to bind: 127.0.0.0/8 or ::1",
@@ -26,12 +31,15 @@ extension ConfigSchema {
                 render: { String($0[family].port) }),
             ConfigOption(
                 section: section, key: udp ? "neighbours" : "peers", alias: udp ? "neighbours" : nil, valueHint: "HOST:PORT,...",
-                summary: "loopback ports this node connects to as central, comma-separated",
+                summary: udp ? "loopback ports this node connects to as central, comma-separated"
+                    : "addresses this node connects to as central, comma-separated: loopback, or on the interface's subnet",
                 apply: { config, text throws(InvalidValue) in
                     var endpoints: [UDPEndpoint] = []
                     for item in ConfigValue.list(text) {
-                        guard let endpoint = try? UDPEndpoint(parsing: item) else {
-                            throw InvalidValue(expected: "loopback host:port items such as 127.0.0.1:7002 or [::1]:7002")
+                        guard let endpoint = try? UDPEndpoint(parsing: item, anyUnicast: !udp) else {
+                            throw InvalidValue(expected: udp
+                                ? "loopback host:port items such as 127.0.0.1:7002 or [::1]:7002"
+                                : "host:port items such as 192.168.1.20:7101, 127.0.0.1:7101 or [::1]:7101")
                         }
                         if !endpoints.contains(endpoint) { endpoints.append(endpoint) }
                     }
@@ -144,5 +152,18 @@ extension ConfigSchema {
             result.append(filter)
         }
         return result
+    }
+
+    /// A network interface name: 1 to 15 of `A-Za-z0-9._-` (the kernel's IFNAMSIZ less its NUL), or empty.
+    static func interfaceName(_ text: String) throws(InvalidValue) -> String {
+        let allowed: (UInt8) -> Bool = { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_")
+                || byte == UInt8(ascii: "-")
+        }
+        guard text.utf8.count <= 15, text.utf8.allSatisfy(allowed), text != ".", text != ".." else {
+            throw InvalidValue(expected: "an interface name such as eth0 (at most 15 of A-Z, a-z, 0-9, '.', '_', '-'), or nothing")
+        }
+        return text
     }
 }

@@ -2,8 +2,11 @@ import MeshLink
 
 /// `[udp]` (or `[lan]`) settings for a loopback UDP transport.
 public struct UDPSettings: Equatable, Sendable {
-    /// The loopback address to bind (127.0.0.0/8 or ::1).
+    /// The loopback address to bind (127.0.0.0/8 or ::1); unused with an `interface`.
     public var bind = "127.0.0.1"
+    /// `[lan]` only: the network interface whose IPv4 address is bound and whose subnet alone is
+    /// heard (empty: loopback, as `[udp]`).
+    public var interface = ""
     /// The UDP port to bind.
     public var port: UInt16 = 7001
     /// The ports this node connects to as central (loopback only).

@@ -4,7 +4,7 @@ import MeshTestSupport
 import Testing
 
 /// Two islands that cannot reach each other, and one node that runs two UDP transports at once
-/// (`transport = udp, lan`), one into each island.
+/// (`transport = udp, lan`), one into each island; its LAN transport runs on the interface `lo`.
 @Suite("meshnoded with several transports at once", .serialized)
 struct TransportSetDaemonTests {
     @Test("A node on udp and lan joins two islands: a message crosses from one transport to the other exactly once")
@@ -18,7 +18,7 @@ struct TransportSetDaemonTests {
         let a = try DaemonProcess(name: "A", folder: folder.url, port: portA)
         let b = try DaemonProcess(
             name: "B", folder: folder.url, port: portB, neighbours: [portA],
-            extra: ["--transport", "udp,lan", "--lan.port", "\(portBLAN)", "--lan.peers", "127.0.0.1:\(portC)"] + fast)
+            extra: ["--transport", "udp,lan", "--lan.interface", "lo", "--lan.port", "\(portBLAN)", "--lan.peers", "127.0.0.1:\(portC)"] + fast)
         let c = try DaemonProcess(name: "C", folder: folder.url, port: portC)
         let nodes = [a, b, c]
         defer { for node in nodes where node.process.isRunning { _ = node.terminate() } }
