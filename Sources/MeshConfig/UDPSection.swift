@@ -5,9 +5,6 @@ public enum UDPSection: String, CaseIterable, Sendable {
     case udp
     /// `[lan]`, the `lan` transport.
     case lan
-
-    /// The transport this section configures.
-    public var kind: TransportKind { self == .udp ? .udp : .lan }
 }
 
 extension TransportKind {
