@@ -25,9 +25,7 @@ public struct IPv4Subnet: Hashable, Sendable, CustomStringConvertible {
     public func contains(_ address: UInt32) -> Bool { address & Self.mask(prefixLength) == network }
 
     /// `192.168.1.0/24`.
-    public var description: String {
-        "\(network >> 24).\(network >> 16 & 0xff).\(network >> 8 & 0xff).\(network & 0xff)/\(prefixLength)"
-    }
+    public var description: String { "\(UDPEndpoint.dotted(network))/\(prefixLength)" }
 
     private static func mask(_ prefixLength: Int) -> UInt32 { prefixLength == 0 ? 0 : ~UInt32(0) << (32 - prefixLength) }
 }

@@ -70,8 +70,11 @@ public struct UDPEndpoint: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The address in canonical numeric form, such as `127.0.0.1` or `::1`.
-    public var host: String {
-        family == .ipv6 ? "::1" : "\(ipv4 >> 24).\(ipv4 >> 16 & 0xff).\(ipv4 >> 8 & 0xff).\(ipv4 & 0xff)"
+    public var host: String { family == .ipv6 ? "::1" : Self.dotted(ipv4) }
+
+    /// An IPv4 address (host byte order) as `192.168.1.7`.
+    public static func dotted(_ address: UInt32) -> String {
+        "\(address >> 24).\(address >> 16 & 0xff).\(address >> 8 & 0xff).\(address & 0xff)"
     }
 
     /// Parses `127.0.0.1:7002`, `localhost:7002` or `[::1]:7002` (with `anyUnicast`, also

@@ -90,18 +90,6 @@ struct StartupFailureTests {
         #expect(result.stderr.hasPrefix("meshnoded: error: cannot start: the lan transport cannot be opened: "), "\(result.stderr)")
     }
 
-    @Test("A LAN transport on a missing interface, or with a peer outside the interface's subnet, stops start-up with exit 69",
-          arguments: [(["--lan.interface", "nosuch0"], "there is no interface nosuch0."),
-                      (["--lan.interface", "lo", "--lan.peers", "192.168.1.5:7101"], "peer 192.168.1.5:7101 is outside lo's subnet 127.0.0.0/8.")])
-    func lanInterfaceProblems(_ flags: [String], _ reason: String) throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let arguments = Self.nodeArguments(folder) + ["--transport", "udp,lan", "--lan.port", "\(Ports.block(of: 1))"] + flags
-        let result = try #require(try Self.run(arguments), "meshnoded did not exit")
-        #expect(result.status == 69)
-        #expect(result.stderr == "meshnoded: error: cannot start: the lan transport cannot be opened: \(reason)\n")
-    }
-
     @Test("--config naming a FIFO with no writer is refused at once with exit 78")
     func fifoConfig() throws {
         let folder = try TemporaryFolder()

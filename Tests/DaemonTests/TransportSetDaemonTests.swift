@@ -70,4 +70,23 @@ struct TransportSetDaemonTests {
 
         #expect(nodes.map { $0.terminate().status } == [0, 0, 0])
     }
+
+    @Test("A LAN transport whose interface is missing, or whose peer lies outside its subnet, waits; the node runs degraded",
+          arguments: [(["--lan.interface", "nosuch0"], "lan: waiting for nosuch0: there is no interface nosuch0 (retry in "),
+                      (["--lan.interface", "lo", "--lan.peers", "192.168.1.5:7101"],
+                       "lan: waiting for lo: peer 192.168.1.5:7101 is outside lo's subnet 127.0.0.0/8 (retry in ")])
+    func missingInterfaceWaits(_ flags: [String], _ reason: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let base = Ports.block(of: 2)
+        let node = try DaemonProcess(name: "B", folder: folder.url, port: base,
+                                     extra: ["--transport", "udp,lan", "--lan.port", "\(base + 1)"] + flags)
+        defer { if node.process.isRunning { _ = node.terminate() } }
+        try node.start()
+        #expect(eventually { node.json(StatusReport.self, "status")?.state == "running" }, "\(node.log.suffix(1000))")
+        let status = try #require(node.json(StatusReport.self, "status"))
+        #expect(status.health == "degraded")
+        #expect(status.healthReasons?.first?.hasPrefix(reason) == true, "\(status.healthReasons ?? [])")
+        #expect(node.terminate().status == 0)
+    }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 import MeshLink
 import MeshTestSupport
 import Testing
@@ -64,5 +65,56 @@ struct LANInterfaceTests {
         #expect(link.remoteAddress == (try insider.localEndpoint()).description)
         #expect(node.transport.counters().rejectedSource == 1)
         #expect(node.transport.links().count == 1)
+    }
+}
+
+/// A transport the test hands out for an interface once it has an address.
+private final class StubTransport: MeshTransport {
+    private let calls = Mutex<[String]>([])
+    func start(handler: @escaping @Sendable (TransportEvent) -> Void) throws { calls.withLock { $0.append("start") } }
+    func send(_ frame: [UInt8], on link: LinkID) -> SendOutcome {
+        calls.withLock { $0.append("send \(link)") }
+        return .sent
+    }
+    func disconnect(_ link: LinkID) {}
+    func stop() { calls.withLock { $0.append("stop") } }
+    var log: [String] { calls.withLock { $0 } }
+}
+
+@Suite("A transport on an interface waits for it")
+struct InterfaceTransportTests {
+    @Test("Retries come after 1 s, then twice as long each time up to 30 s")
+    func waitDoublesUpTo30Seconds() {
+        var wait = InterfaceWait()
+        let delays = (0..<7).map { _ in wait.failed("no address") }
+        #expect(delays == [1, 2, 4, 8, 16, 30, 30].map { Duration.seconds($0) })
+        #expect(wait.failures == 7 && wait.reason == "no address")
+    }
+
+    @Test("While the interface has no address the transport waits and says why; once it has one, its transport runs")
+    func waitsThenRuns() throws {
+        let present = Mutex(false)
+        let stub = StubTransport()
+        let address = InterfaceAddress(name: "eth9", address: LANInterfaceTests.ipv4("192.168.1.7"),
+                                       subnet: IPv4Subnet(address: LANInterfaceTests.ipv4("192.168.1.0"), prefixLength: 24))
+        let transport = InterfaceTransport(
+            interface: "eth9",
+            lookup: { name throws(InterfaceAddressError) in
+                guard present.withLock({ $0 }) else { throw .noIPv4(name) }
+                return address
+            },
+            make: { found in
+                #expect(found == address)
+                return stub
+            })
+        try transport.start { _ in }
+        #expect(transport.status.summary?.hasPrefix("waiting for eth9: interface eth9 has no IPv4 address (retry in ") == true)
+        #expect(transport.send([1], on: LinkID(1)) == .gone)
+        present.withLock { $0 = true }
+        transport.retryNow()
+        #expect(transport.status.summary == "running on eth9 (192.168.1.7)")
+        #expect(transport.send([1], on: LinkID(1)) == .sent)
+        transport.stop()
+        #expect(stub.log == ["start", "send link#1", "stop"])
     }
 }

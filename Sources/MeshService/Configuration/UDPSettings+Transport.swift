@@ -3,41 +3,36 @@ import MeshLink
 import UDPTransport
 
 extension UDPTransportConfiguration {
-    /// Creates settings from the `[udp]` or `[lan]` section of the daemon configuration. With an
-    /// `interface`, its IPv4 address is looked up now: the socket binds it and the interface, and
-    /// reads only datagrams from its subnet, where every peer must lie.
+    /// Creates settings from the `[udp]` or `[lan]` section of the daemon configuration, on
+    /// loopback (`bind`); a section with an `interface` takes ``init(_:on:)`` instead.
     public init(_ config: UDPSettings) throws(UDPSettingsError) {
-        var bind: UDPEndpoint
-        var device: String?
-        var sources = IPv4Subnet.loopback
-        if config.interface.isEmpty {
-            do throws(UDPEndpointError) {
-                bind = try UDPEndpoint(host: config.bind, port: config.port)
-            } catch {
-                throw .endpoint(error)
-            }
-        } else {
-            let interface: InterfaceAddress
-            do throws(InterfaceAddressError) {
-                interface = try InterfaceAddress.lookup(config.interface)
-            } catch {
-                throw .interface(error)
-            }
-            guard let address = UDPEndpoint(ipv4: interface.address, port: config.port, within: interface.subnet) else {
-                throw .interface(.noIPv4(config.interface))
-            }
-            if let outside = config.neighbours.first(where: { $0.family != .ipv4 || !interface.subnet.contains($0.ipv4) }) {
-                throw .peerOutsideSubnet(outside, interface: interface.name, subnet: interface.subnet)
-            }
-            bind = address
-            device = interface.name
-            sources = interface.subnet
+        let bind: UDPEndpoint
+        do throws(UDPEndpointError) {
+            bind = try UDPEndpoint(host: config.bind, port: config.port)
+        } catch {
+            throw .endpoint(error)
+        }
+        self.init(
+            bind: bind, neighbours: config.neighbours,
+            mtu: config.mtu, loss: config.loss, keepaliveInterval: config.keepaliveInterval,
+            linkTimeout: config.linkTimeout, connectInterval: config.connectInterval, maxLinks: config.maxLinks)
+    }
+
+    /// Creates settings from a section with an `interface`, now that it has `address`: the socket
+    /// binds that address and the interface, and reads only datagrams from its subnet, where every
+    /// peer must lie.
+    public init(_ config: UDPSettings, on address: InterfaceAddress) throws(UDPSettingsError) {
+        guard let bind = UDPEndpoint(ipv4: address.address, port: config.port, within: address.subnet) else {
+            throw .interface(.noIPv4(address.name))
+        }
+        if let outside = config.neighbours.first(where: { $0.family != .ipv4 || !address.subnet.contains($0.ipv4) }) {
+            throw .peerOutsideSubnet(outside, interface: address.name, subnet: address.subnet)
         }
         self.init(
             bind: bind, neighbours: config.neighbours,
             mtu: config.mtu, loss: config.loss, keepaliveInterval: config.keepaliveInterval,
             linkTimeout: config.linkTimeout, connectInterval: config.connectInterval, maxLinks: config.maxLinks,
-            device: device, sources: sources)
+            device: address.name, sources: address.subnet)
     }
 }
 

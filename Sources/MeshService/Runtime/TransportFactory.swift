@@ -24,7 +24,12 @@ enum TransportFactory {
     /// One transport.
     static func make(_ kind: TransportKind, config: DaemonSettings, identity: NodeIdentity, logger: DaemonLogger) throws -> any MeshTransport {
         if let section = kind.udpSection {
-            return try UDPTransport(configuration: UDPTransportConfiguration(config[section]))
+            let settings = config[section]
+            guard !settings.interface.isEmpty else { return try UDPTransport(configuration: UDPTransportConfiguration(settings)) }
+            // A LAN waits for its interface rather than stopping the node's other transports.
+            return InterfaceTransport(interface: settings.interface) { address in
+                try UDPTransport(configuration: UDPTransportConfiguration(settings, on: address))
+            }
         }
         return try BlueZTransportFactory.make(config: config, identity: identity, logger: logger)
     }
