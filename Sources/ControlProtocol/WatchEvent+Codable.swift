@@ -4,7 +4,7 @@ import MeshProtocol
 /// left out (docs/CONTROL.md, "Watching").
 extension WatchEvent: Codable {
     private enum Field: String, CodingKey {
-        case type, time, messageID, from, to, hops, text, nodeID, name, reason, linkID, role, address
+        case type, time, messageID, from, to, hops, text, nodeID, name, reason, linkID, role, address, transport
     }
 
     /// Decodes an event by its `type`; a type this version does not know decodes as `.unknown`.
@@ -29,11 +29,12 @@ extension WatchEvent: Codable {
         case .linkUp?:
             self = .linkUp(
                 link: try object.decode(UInt64.self, forKey: .linkID), role: try object.decode(String.self, forKey: .role),
-                address: try object.decode(String.self, forKey: .address), time: time)
+                address: try object.decode(String.self, forKey: .address),
+                transport: try object.decodeIfPresent(String.self, forKey: .transport), time: time)
         case .linkDown?:
             self = .linkDown(
                 link: try object.decode(UInt64.self, forKey: .linkID), reason: try object.decode(String.self, forKey: .reason),
-                time: time)
+                transport: try object.decodeIfPresent(String.self, forKey: .transport), time: time)
         case nil:
             self = .unknown(type: type, time: time)
         }
@@ -69,13 +70,15 @@ extension WatchEvent: Codable {
             try object.encode(node.hex, forKey: .nodeID)
             try object.encodeIfPresent(name, forKey: .name)
             try object.encodeIfPresent(reason, forKey: .reason)
-        case .linkUp(let link, let role, let address, _):
+        case .linkUp(let link, let role, let address, let transport, _):
             try object.encode(link, forKey: .linkID)
             try object.encode(role, forKey: .role)
             try object.encode(address, forKey: .address)
-        case .linkDown(let link, let reason, _):
+            try object.encodeIfPresent(transport, forKey: .transport)
+        case .linkDown(let link, let reason, let transport, _):
             try object.encode(link, forKey: .linkID)
             try object.encode(reason, forKey: .reason)
+            try object.encodeIfPresent(transport, forKey: .transport)
         case .unknown:
             break
         }

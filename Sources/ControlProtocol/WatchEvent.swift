@@ -12,10 +12,11 @@ public enum WatchEvent: Equatable, Sendable {
     case neighbourJoined(node: NodeID, name: String?, time: Double = WatchEvent.now())
     /// `peer_left`: a neighbour departed.
     case neighbourLeft(node: NodeID, name: String?, reason: String?, time: Double = WatchEvent.now())
-    /// `link_up`: a link came up; `role` is `central` or `peripheral`.
-    case linkUp(link: UInt64, role: String, address: String, time: Double = WatchEvent.now())
+    /// `link_up`: a link came up; `role` is `central` or `peripheral`; `transport` the one the link
+    /// uses (nil from older daemons), within which `link` is its number.
+    case linkUp(link: UInt64, role: String, address: String, transport: String? = nil, time: Double = WatchEvent.now())
     /// `link_down`: a link went down.
-    case linkDown(link: UInt64, reason: String, time: Double = WatchEvent.now())
+    case linkDown(link: UInt64, reason: String, transport: String? = nil, time: Double = WatchEvent.now())
     /// An event type this version does not know (from a newer daemon): shown by its type alone.
     case unknown(type: String, time: Double)
 
@@ -42,7 +43,7 @@ public enum WatchEvent: Equatable, Sendable {
     public var time: Double {
         switch self {
         case .message(_, _, _, _, _, let time), .neighbourJoined(_, _, let time), .neighbourLeft(_, _, _, let time),
-             .linkUp(_, _, _, let time), .linkDown(_, _, let time), .unknown(_, let time):
+             .linkUp(_, _, _, _, let time), .linkDown(_, _, _, let time), .unknown(_, let time):
             time
         }
     }

@@ -12,7 +12,8 @@ public struct DoctorSetup: Equatable, Sendable {
     public var controlSocket: String
     /// The unit's name.
     public var unit: String
-    /// The transport, `bluez` or `udp` (`[transport] kind`, or what the running daemon says).
+    /// The transports, `bluez`, `udp`, `lan` or several comma-separated (`[transport] kind`, or what
+    /// the running daemon says); the Bluetooth checks apply when one is neither `udp` nor `lan`.
     public var transport: String
     /// How the running daemon runs, when it answered and said; the checks judge it instead of
     /// the package's defaults (``DoctorSetup/adopting(_:)``).
@@ -51,8 +52,8 @@ public struct DoctorSetup: Equatable, Sendable {
         return setup
     }
 
-    /// True when the node does not use Bluetooth (UDP), so the Bluetooth checks do not apply.
-    public var usesBluetooth: Bool { transport != "udp" }
+    /// True when one of the node's transports is Bluetooth (neither `udp` nor `lan`), so the Bluetooth checks apply.
+    public var usesBluetooth: Bool { transport.split(separator: ",").contains { $0 != "udp" && $0 != "lan" } }
 
     /// The identity file's path.
     public var identityFile: String { stateDirectory + "/identity.key" }

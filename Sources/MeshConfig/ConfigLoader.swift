@@ -88,16 +88,38 @@ public enum ConfigLoader {
         guard config.node.controlSocket.utf8.count <= UnixSocketAddress.maxPathBytes else {
             throw fail("control socket path '\(config.node.controlSocket)' is longer than \(UnixSocketAddress.maxPathBytes) bytes")
         }
-        if let bind = try? UDPEndpoint(host: config.udp.bind, port: config.udp.port) {
-            if let other = config.udp.neighbours.first(where: { $0.family != bind.family }) {
-                throw fail("[udp] neighbour \(other) is not in the address family of bind = \(bind.host)")
+        let running = config.transport.kinds.compactMap(\.udpSection)
+        var binds: [UDPSection: UDPEndpoint] = [:]
+        for section in UDPSection.allCases {
+            let settings = config[section]
+            let neighbours = section == .udp ? "neighbours" : "peers"
+            if settings.interface.isEmpty, let outside = settings.neighbours.first(where: { !$0.isLoopback }) {
+                throw fail("[\(section)] \(neighbours.dropLast()) \(outside) is not loopback; set [\(section)] interface to reach a LAN")
             }
-            if config.udp.neighbours.contains(bind) {
-                throw fail("[udp] neighbours lists this node's own address \(bind)")
+            if !settings.interface.isEmpty {
+                if let other = settings.neighbours.first(where: { $0.family != .ipv4 }) {
+                    throw fail("[\(section)] \(neighbours.dropLast()) \(other) is not IPv4, as [\(section)] interface is")
+                }
+            } else if let bind = try? UDPEndpoint(host: settings.bind, port: settings.port) {
+                if let other = settings.neighbours.first(where: { $0.family != bind.family }) {
+                    throw fail("[\(section)] \(neighbours.dropLast()) \(other) is not in the address family of bind = \(bind.host)")
+                }
+                if settings.neighbours.contains(bind) {
+                    throw fail("[\(section)] \(neighbours) lists this node's own address \(bind)")
+                }
+                if running.contains(section) { binds[section] = bind }
+            }
+            guard settings.linkTimeout > settings.keepaliveInterval else {
+                throw fail("[\(section)] link_timeout must be longer than keepalive_interval")
             }
         }
-        guard config.udp.linkTimeout > config.udp.keepaliveInterval else {
-            throw fail("[udp] link_timeout must be longer than keepalive_interval")
+        if let udp = binds[.udp], let lan = binds[.lan] {
+            guard udp != lan else {
+                throw fail("transport = \(config.transport.name): [udp] and [lan] both bind \(udp); give them different ports")
+            }
+            if let own = config.udp.neighbours.first(where: { $0 == lan }) ?? config.lan.neighbours.first(where: { $0 == udp }) {
+                throw fail("transport = \(config.transport.name): one section dials the other's own address \(own)")
+            }
         }
         guard config.timers.departureGrace > config.timers.heartbeatInterval else {
             throw fail("[timers] departure_grace must be longer than heartbeat_interval")

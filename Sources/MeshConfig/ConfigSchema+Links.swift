@@ -1,77 +1,90 @@
 import MeshLink
 
 extension ConfigSchema {
-    /// `[udp]` and `[bluez]`.
-    static let linkOptions: [ConfigOption] = udpOptions + bluezOptions
+    /// `[udp]`, `[lan]` and `[bluez]`.
+    static let linkOptions: [ConfigOption] = udpOptions(.udp) + udpOptions(.lan) + bluezOptions
 
-    private static let udpOptions: [ConfigOption] = [
-        ConfigOption(
-            section: "udp", key: "bind", alias: "udp-bind", valueHint: "ADDRESS",
-            summary: "loopback address to bind: 127.0.0.0/8 or ::1",
-            apply: { config, text throws(InvalidValue) in
-                guard let endpoint = try? UDPEndpoint(host: text, port: 1) else {
-                    throw InvalidValue(expected: "a loopback address (127.0.0.0/8 or ::1)")
-                }
-                config.udp.bind = endpoint.host
-            },
-            render: { $0.udp.bind }),
-        ConfigOption(
-            section: "udp", key: "port", alias: "udp-port", valueHint: "PORT",
-            summary: "UDP port to bind",
-            apply: { config, text throws(InvalidValue) in config.udp.port = try ConfigValue.integer(text, in: 1...65535) },
-            render: { String($0.udp.port) }),
-        ConfigOption(
-            section: "udp", key: "neighbours", alias: "neighbours", valueHint: "HOST:PORT,...",
-            summary: "loopback ports this node connects to as central, comma-separated",
-            apply: { config, text throws(InvalidValue) in
-                var endpoints: [UDPEndpoint] = []
-                for item in ConfigValue.list(text) {
-                    guard let endpoint = try? UDPEndpoint(parsing: item) else {
-                        throw InvalidValue(expected: "loopback host:port items such as 127.0.0.1:7002 or [::1]:7002")
+    /// The keys of `[udp]`, or of `[lan]` (which has no flag aliases and calls its neighbours `peers`).
+    private static func udpOptions(_ family: UDPSection) -> [ConfigOption] {
+        let section = family.rawValue
+        let udp = family == .udp
+        let interface = ConfigOption(
+            section: section, key: "interface", alias: nil, valueHint: "IFNAME",
+            summary: "network interface to run on: its IPv4 address is bound, only its subnet is heard, peers lie in it (empty: loopback)",
+            apply: { config, text throws(InvalidValue) in config[family].interface = try interfaceName(text) },
+            render: { $0[family].interface })
+        return (udp ? [] : [interface]) + [
+            ConfigOption(
+                section: section, key: "bind", alias: udp ? "udp-bind" : nil, valueHint: "ADDRESS",
+                summary: "loopback address to bind: 127.0.0.0/8 or ::1",
+                apply: { config, text throws(InvalidValue) in
+                    guard let endpoint = try? UDPEndpoint(host: text, port: 1) else {
+                        throw InvalidValue(expected: "a loopback address (127.0.0.0/8 or ::1)")
                     }
-                    if !endpoints.contains(endpoint) { endpoints.append(endpoint) }
-                }
-                guard endpoints.count <= 64 else { throw InvalidValue(expected: "at most 64 neighbours") }
-                config.udp.neighbours = endpoints
-            },
-            render: { $0.udp.neighbours.map(\.description).joined(separator: ", ") }),
-        ConfigOption(
-            section: "udp", key: "mtu", alias: "mtu", valueHint: "BYTES",
-            summary: "largest frame offered on a link (the smaller end wins)",
-            apply: { config, text throws(InvalidValue) in config.udp.mtu = try ConfigValue.integer(text, in: LinkInfo.frameSizes) },
-            render: { String($0.udp.mtu) }),
-        ConfigOption(
-            section: "udp", key: "loss", alias: "loss", valueHint: "FRACTION",
-            summary: "fraction of frames dropped on send, for tests",
-            apply: { config, text throws(InvalidValue) in config.udp.loss = try ConfigValue.fraction(text, in: 0...1) },
-            render: { String($0.udp.loss) }),
-        ConfigOption(
-            section: "udp", key: "keepalive_interval", alias: nil, valueHint: "DURATION",
-            summary: "keepalive period on each link",
-            apply: { config, text throws(InvalidValue) in
-                config.udp.keepaliveInterval = try ConfigValue.duration(text, in: .milliseconds(10)...(.seconds(60)))
-            },
-            render: { ConfigValue.format($0.udp.keepaliveInterval) }),
-        ConfigOption(
-            section: "udp", key: "link_timeout", alias: nil, valueHint: "DURATION",
-            summary: "silence after which a link is declared down",
-            apply: { config, text throws(InvalidValue) in
-                config.udp.linkTimeout = try ConfigValue.duration(text, in: .milliseconds(30)...(.seconds(600)))
-            },
-            render: { ConfigValue.format($0.udp.linkTimeout) }),
-        ConfigOption(
-            section: "udp", key: "connect_interval", alias: nil, valueHint: "DURATION",
-            summary: "how often a central retries a neighbour",
-            apply: { config, text throws(InvalidValue) in
-                config.udp.connectInterval = try ConfigValue.duration(text, in: .milliseconds(10)...(.seconds(60)))
-            },
-            render: { ConfigValue.format($0.udp.connectInterval) }),
-        ConfigOption(
-            section: "udp", key: "max_links", alias: nil, valueHint: "COUNT",
-            summary: "most links at once, both roles together",
-            apply: { config, text throws(InvalidValue) in config.udp.maxLinks = try ConfigValue.integer(text, in: 1...1024) },
-            render: { String($0.udp.maxLinks) }),
-    ]
+                    config[family].bind = endpoint.host
+                },
+                render: { $0[family].bind }),
+            ConfigOption(
+                section: section, key: "port", alias: udp ? "udp-port" : nil, valueHint: "PORT",
+                summary: "UDP port to bind",
+                apply: { config, text throws(InvalidValue) in config[family].port = try ConfigValue.integer(text, in: 1...65535) },
+                render: { String($0[family].port) }),
+            ConfigOption(
+                section: section, key: udp ? "neighbours" : "peers", alias: udp ? "neighbours" : nil, valueHint: "HOST:PORT,...",
+                summary: udp ? "loopback ports this node connects to as central, comma-separated"
+                    : "addresses this node connects to as central, comma-separated: loopback, or on the interface's subnet",
+                apply: { config, text throws(InvalidValue) in
+                    var endpoints: [UDPEndpoint] = []
+                    for item in ConfigValue.list(text) {
+                        guard let endpoint = try? UDPEndpoint(parsing: item, anyUnicast: !udp) else {
+                            throw InvalidValue(expected: udp
+                                ? "loopback host:port items such as 127.0.0.1:7002 or [::1]:7002"
+                                : "host:port items such as 192.168.1.20:7101, 127.0.0.1:7101 or [::1]:7101")
+                        }
+                        if !endpoints.contains(endpoint) { endpoints.append(endpoint) }
+                    }
+                    guard endpoints.count <= 64 else { throw InvalidValue(expected: "at most 64 neighbours") }
+                    config[family].neighbours = endpoints
+                },
+                render: { $0[family].neighbours.map(\.description).joined(separator: ", ") }),
+            ConfigOption(
+                section: section, key: "mtu", alias: udp ? "mtu" : nil, valueHint: "BYTES",
+                summary: "largest frame offered on a link (the smaller end wins)",
+                apply: { config, text throws(InvalidValue) in config[family].mtu = try ConfigValue.integer(text, in: LinkInfo.frameSizes) },
+                render: { String($0[family].mtu) }),
+            ConfigOption(
+                section: section, key: "loss", alias: udp ? "loss" : nil, valueHint: "FRACTION",
+                summary: "fraction of frames dropped on send, for tests",
+                apply: { config, text throws(InvalidValue) in config[family].loss = try ConfigValue.fraction(text, in: 0...1) },
+                render: { String($0[family].loss) }),
+            ConfigOption(
+                section: section, key: "keepalive_interval", alias: nil, valueHint: "DURATION",
+                summary: "keepalive period on each link",
+                apply: { config, text throws(InvalidValue) in
+                    config[family].keepaliveInterval = try ConfigValue.duration(text, in: .milliseconds(10)...(.seconds(60)))
+                },
+                render: { ConfigValue.format($0[family].keepaliveInterval) }),
+            ConfigOption(
+                section: section, key: "link_timeout", alias: nil, valueHint: "DURATION",
+                summary: "silence after which a link is declared down",
+                apply: { config, text throws(InvalidValue) in
+                    config[family].linkTimeout = try ConfigValue.duration(text, in: .milliseconds(30)...(.seconds(600)))
+                },
+                render: { ConfigValue.format($0[family].linkTimeout) }),
+            ConfigOption(
+                section: section, key: "connect_interval", alias: nil, valueHint: "DURATION",
+                summary: "how often a central retries a neighbour",
+                apply: { config, text throws(InvalidValue) in
+                    config[family].connectInterval = try ConfigValue.duration(text, in: .milliseconds(10)...(.seconds(60)))
+                },
+                render: { ConfigValue.format($0[family].connectInterval) }),
+            ConfigOption(
+                section: section, key: "max_links", alias: nil, valueHint: "COUNT",
+                summary: "most links at once, both roles together",
+                apply: { config, text throws(InvalidValue) in config[family].maxLinks = try ConfigValue.integer(text, in: 1...1024) },
+                render: { String($0[family].maxLinks) }),
+        ]
+    }
 
     private static let bluezOptions: [ConfigOption] = [
         ConfigOption(
@@ -139,5 +152,18 @@ extension ConfigSchema {
             result.append(filter)
         }
         return result
+    }
+
+    /// A network interface name: 1 to 15 of `A-Za-z0-9._-` (the kernel's IFNAMSIZ less its NUL), or empty.
+    static func interfaceName(_ text: String) throws(InvalidValue) -> String {
+        let allowed: (UInt8) -> Bool = { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_")
+                || byte == UInt8(ascii: "-")
+        }
+        guard text.utf8.count <= 15, text.utf8.allSatisfy(allowed), text != ".", text != ".." else {
+            throw InvalidValue(expected: "an interface name such as eth0 (at most 15 of A-Z, a-z, 0-9, '.', '_', '-'), or nothing")
+        }
+        return text
     }
 }

@@ -53,12 +53,10 @@ extension ConfigSchema {
             },
             render: { $0.node.logLevel.rawValue }),
         ConfigOption(
-            section: "transport", key: "kind", alias: "transport", valueHint: "KIND",
-            summary: "udp (loopback tests and local meshes) or bluez (Bluetooth LE)",
-            apply: { config, text throws(InvalidValue) in
-                config.transport.kind = try ConfigValue.choice(text, of: TransportKind.self)
-            },
-            render: { $0.transport.kind.rawValue }),
+            section: "transport", key: "kind", alias: "transport", valueHint: "KIND,...",
+            summary: "bluez (Bluetooth LE), udp (loopback tests and local meshes), lan (a second UDP port, [lan]), or several comma-separated, all run at once",
+            apply: { config, text throws(InvalidValue) in config.transport.kinds = try TransportSettings.kinds(text) },
+            render: { $0.transport.kinds.map(\.rawValue).joined(separator: ", ") }),
     ]
 
     /// A POSIX group name: a lowercase letter or `_`, then up to 31 of `a-z0-9_-`.

@@ -4,10 +4,12 @@
 public struct DaemonSettings: Equatable, Sendable {
     /// `[node]`: who the node is and where it keeps its files.
     public var node = NodeSettings()
-    /// `[transport]`: which transport carries frames.
+    /// `[transport]`: which transports carry frames.
     public var transport = TransportSettings()
     /// `[udp]`: the loopback UDP transport for tests and local meshes.
     public var udp = UDPSettings()
+    /// `[lan]`: a second UDP transport beside `[udp]`, with its own port and peers.
+    public var lan = UDPSettings.lanDefaults
     /// `[bluez]`: the Bluetooth LE transport through BlueZ.
     public var bluez = BlueZSettings()
     /// `[relay]`: hop limits per message kind.

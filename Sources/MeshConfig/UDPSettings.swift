@@ -1,9 +1,12 @@
 import MeshLink
 
-/// `[udp]` settings for the loopback UDP transport.
+/// `[udp]` (or `[lan]`) settings for a loopback UDP transport.
 public struct UDPSettings: Equatable, Sendable {
-    /// The loopback address to bind (127.0.0.0/8 or ::1).
+    /// The loopback address to bind (127.0.0.0/8 or ::1); unused with an `interface`.
     public var bind = "127.0.0.1"
+    /// `[lan]` only: the network interface whose IPv4 address is bound and whose subnet alone is
+    /// heard (empty: loopback, as `[udp]`).
+    public var interface = ""
     /// The UDP port to bind.
     public var port: UInt16 = 7001
     /// The ports this node connects to as central (loopback only).
@@ -21,6 +24,13 @@ public struct UDPSettings: Equatable, Sendable {
     /// The most links at once, both roles together.
     public var maxLinks = 64
 
-    /// Creates the defaults.
+    /// Creates the defaults (those of `[udp]`).
     public init() {}
+
+    /// The defaults of `[lan]`: those of `[udp]` on port 7101, so both can run at once.
+    public static var lanDefaults: UDPSettings {
+        var settings = UDPSettings()
+        settings.port = 7101
+        return settings
+    }
 }

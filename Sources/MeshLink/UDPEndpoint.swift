@@ -1,7 +1,8 @@
 import Glibc
 
-/// A loopback UDP address: 127.0.0.0/8 or ::1, with a port (the UDP transport's link address, here so
-/// that the configuration can parse `[udp]` without linking the transport).
+/// A UDP address with a port (the UDP transport's link address, here so that the configuration can
+/// parse `[udp]` without linking the transport): loopback, 127.0.0.0/8 or ::1, unless made with
+/// `anyUnicast` for the LAN transport on an interface, which also takes IPv4 unicast addresses.
 public struct UDPEndpoint: Hashable, Sendable, CustomStringConvertible {
     /// IPv4 or IPv6.
     public enum Family: Sendable, Equatable {
@@ -19,13 +20,18 @@ public struct UDPEndpoint: Hashable, Sendable, CustomStringConvertible {
     /// The address family.
     public let family: Family
 
-    /// Creates an endpoint; `host` must be a loopback literal or `localhost` (= 127.0.0.1).
+    /// Creates an endpoint; `host` must be a loopback literal or `localhost` (= 127.0.0.1), or with
+    /// `anyUnicast` also an IPv4 unicast address (not 0.0.0.0/8, multicast or broadcast).
     ///
     /// Port 0 is allowed here (bind to any free port); `init(parsing:)` refuses it.
-    public init(host: String, port: UInt16) throws(UDPEndpointError) {
+    public init(host: String, port: UInt16, anyUnicast: Bool = false) throws(UDPEndpointError) {
         let literal = host == "localhost" ? "127.0.0.1" : host
         if let v4 = Self.parseV4(literal) {
-            guard v4 >> 24 == 127 else { throw .notLoopback(host) }
+            if anyUnicast {
+                guard v4 >> 24 == 127 || Self.isUnicast(v4) else { throw .notUnicast(host) }
+            } else {
+                guard v4 >> 24 == 127 else { throw .notLoopback(host) }
+            }
             self.ipv4 = v4
             self.family = .ipv4
         } else if Self.isV6Literal(literal) {
@@ -39,12 +45,21 @@ public struct UDPEndpoint: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// An IPv4 endpoint from a number (as `sockaddr_in` holds it, in host byte order); nil unless
-    /// it is in 127.0.0.0/8. For received datagrams: no text is built.
-    package init?(ipv4 address: UInt32, port: UInt16) {
-        guard address >> 24 == 127 else { return nil }
+    /// it is in `subnet` (by default 127.0.0.0/8) and unicast. For received datagrams: no text is built.
+    package init?(ipv4 address: UInt32, port: UInt16, within subnet: IPv4Subnet = .loopback) {
+        guard subnet.contains(address), address >> 24 == 127 || Self.isUnicast(address) else { return nil }
         self.ipv4 = address
         self.port = port
         self.family = .ipv4
+    }
+
+    /// True for 127.0.0.0/8 and ::1.
+    public var isLoopback: Bool { family == .ipv6 || ipv4 >> 24 == 127 }
+
+    /// Whether an IPv4 address may be a LAN peer: not 0.0.0.0/8, 127.0.0.0/8, multicast
+    /// (224.0.0.0/4), reserved (240.0.0.0/4) or broadcast.
+    static func isUnicast(_ address: UInt32) -> Bool {
+        address >> 24 != 0 && address >> 24 != 127 && address >> 28 < 0xe
     }
 
     /// The IPv6 loopback endpoint `[::1]:port`.
@@ -55,12 +70,16 @@ public struct UDPEndpoint: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The address in canonical numeric form, such as `127.0.0.1` or `::1`.
-    public var host: String {
-        family == .ipv6 ? "::1" : "\(ipv4 >> 24).\(ipv4 >> 16 & 0xff).\(ipv4 >> 8 & 0xff).\(ipv4 & 0xff)"
+    public var host: String { family == .ipv6 ? "::1" : Self.dotted(ipv4) }
+
+    /// An IPv4 address (host byte order) as `192.168.1.7`.
+    public static func dotted(_ address: UInt32) -> String {
+        "\(address >> 24).\(address >> 16 & 0xff).\(address >> 8 & 0xff).\(address & 0xff)"
     }
 
-    /// Parses `127.0.0.1:7002`, `localhost:7002` or `[::1]:7002`.
-    public init(parsing text: String) throws(UDPEndpointError) {
+    /// Parses `127.0.0.1:7002`, `localhost:7002` or `[::1]:7002` (with `anyUnicast`, also
+    /// `192.168.1.20:7101`).
+    public init(parsing text: String, anyUnicast: Bool = false) throws(UDPEndpointError) {
         let host: Substring
         let portText: Substring
         if text.hasPrefix("[") {
@@ -73,7 +92,7 @@ public struct UDPEndpoint: Hashable, Sendable, CustomStringConvertible {
             portText = text[text.index(after: colon)...]
         }
         guard portText.utf8.count <= 5, let port = UInt16(portText), port != 0 else { throw .badPort(String(portText)) }
-        try self.init(host: String(host), port: port)
+        try self.init(host: String(host), port: port, anyUnicast: anyUnicast)
     }
 
     /// `127.0.0.1:7002` or `[::1]:7002`.

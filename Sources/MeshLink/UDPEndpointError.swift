@@ -8,6 +8,8 @@ public enum UDPEndpointError: Error, Equatable, Sendable {
     case notNumeric(String)
     /// The address is not loopback (127.0.0.0/8 or ::1); the UDP transport never leaves the machine.
     case notLoopback(String)
+    /// The address is no IPv4 unicast address (0.0.0.0/8, multicast, broadcast) nor loopback.
+    case notUnicast(String)
     /// The port is not 1...65535.
     case badPort(String)
 }

@@ -11,7 +11,7 @@ enum DoctorGatherer {
         return DoctorSetup(controlGroup: config.node.controlGroup, adapter: config.bluez.adapter,
                            stateDirectory: config.node.stateDirectory,
                            controlSocket: socketOverride ?? config.node.controlSocket,
-                           transport: config.transport.kind.rawValue)
+                           transport: config.transport.name)
     }
 
     /// Asks the daemon first; when it says how it runs (transport, state directory, user), the set-up

@@ -69,7 +69,7 @@ public struct ReportFormatter: Sendable {
         var neighbours = TextTable(headers: ["NODE", "NAME", "ROLE", "STATE", "LINKS", "MTU", "RSSI", "HEARD"],
                                    alignments: [.left, .left, .left, .left, .left, .right, .right, .right])
         for node in report.neighbours {
-            let links = node.links.map { "#\($0.linkID) \($0.role) \($0.address)" }.joined(separator: ", ")
+            let links = node.links.map { "\($0.transport.map { $0 + " " } ?? "")#\($0.linkID) \($0.role) \($0.address)" }.joined(separator: ", ")
             let mtu = node.links.map { String($0.mtu) }.joined(separator: ",")
             let rssi = node.links.compactMap { $0.rssi.map(String.init) }.joined(separator: ",")
             let name = [node.icon, node.name].compactMap { $0 }.joined(separator: " ")
@@ -234,14 +234,14 @@ public struct ReportFormatter: Sendable {
         case .neighbourLeft(let node, let name, let reason, _):
             if let name { view.names[node] = name }
             line = "peer \(view.label(node)) left" + (reason.map { " (\($0))" } ?? "")
-        case .linkUp(let link, let role, let address, _):
-            view.links[link] = WatchView.Link(address: address, node: nil)
-            line = "link #\(link) up: \(role) \(address)"
-        case .linkDown(let link, let reason, _):
-            let peer = view.links.removeValue(forKey: link).map { known in
+        case .linkUp(let link, let role, let address, let transport, _):
+            view.links[WatchView.LinkKey(transport: transport, link: link)] = WatchView.Link(address: address, node: nil)
+            line = "link \(transport.map { $0 + " " } ?? "")#\(link) up: \(role) \(address)"
+        case .linkDown(let link, let reason, let transport, _):
+            let peer = view.links.removeValue(forKey: WatchView.LinkKey(transport: transport, link: link)).map { known in
                 " (" + ([known.address] + (known.node.map { [view.label($0)] } ?? [])).joined(separator: ", ") + ")"
             } ?? ""
-            line = "link #\(link)\(peer) down: \(reason)"
+            line = "link \(transport.map { $0 + " " } ?? "")#\(link)\(peer) down: \(reason)"
         case .unknown(let type, _):
             line = type
         }

@@ -18,12 +18,26 @@ public struct WatchView: Equatable, Sendable {
         }
     }
 
+    /// Names a link: its transport (nil from older daemons) and its number within it.
+    public struct LinkKey: Hashable, Sendable {
+        /// The link's transport.
+        public var transport: String?
+        /// The link's number within its transport.
+        public var link: UInt64
+
+        /// Creates a key.
+        public init(transport: String?, link: UInt64) {
+            self.transport = transport
+            self.link = link
+        }
+    }
+
     /// This node; a direct message to it is shown as `→ me`.
     public var me: NodeID?
     /// Display names by node.
     public var names: [NodeID: String] = [:]
-    /// Live links by link ID.
-    public var links: [UInt64: Link] = [:]
+    /// Live links by transport and link ID.
+    public var links: [LinkKey: Link] = [:]
     /// Senders without a name that `peers` was asked about already (once each).
     public var askedAbout: Set<NodeID> = []
 
@@ -35,7 +49,9 @@ public struct WatchView: Equatable, Sendable {
         for neighbour in peers.neighbours {
             guard let node = NodeID(hex: neighbour.nodeID) else { continue }
             if let name = neighbour.name { names[node] = name }
-            for link in neighbour.links { links[link.linkID] = Link(address: link.address, node: node) }
+            for link in neighbour.links {
+                links[LinkKey(transport: link.transport, link: link.linkID)] = Link(address: link.address, node: node)
+            }
         }
         for remote in peers.remote {
             if let node = NodeID(hex: remote.nodeID), let name = remote.name { names[node] = name }

@@ -1,7 +1,7 @@
 import Glibc
 import MeshLink
 
-/// A non-blocking UDP socket bound to a loopback endpoint.
+/// A non-blocking UDP socket bound to a loopback endpoint, or on the LAN to an interface's address.
 struct UDPSocket: Sendable {
     /// What one `receive` call found.
     enum Received {
@@ -25,14 +25,26 @@ struct UDPSocket: Sendable {
 
     /// The socket's file descriptor.
     let fd: Int32
+    /// The IPv4 sources whose datagrams are read (127.0.0.0/8, or the LAN interface's subnet).
+    let sources: IPv4Subnet
     /// The receive buffer asked of the kernel (4 MiB; it may give less).
     static let receiveBufferBytes = 4 << 20
 
-    /// Opens a socket and binds it.
-    static func bind(_ endpoint: UDPEndpoint) throws(UDPTransportError) -> UDPSocket {
+    /// Opens a socket and binds it; with a `device`, only datagrams that arrive on that interface
+    /// reach it (`SO_BINDTODEVICE`), and only those from `sources` are read.
+    static func bind(_ endpoint: UDPEndpoint, device: String? = nil, sources: IPv4Subnet = .loopback) throws(UDPTransportError) -> UDPSocket {
         let family = endpoint.family == .ipv4 ? AF_INET : AF_INET6
         let fd = socket(family, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw .system(call: "socket", errno: errno) }
+        if let device {
+            let name = Array(device.utf8)
+            let bound = name.withUnsafeBytes { setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, $0.baseAddress, socklen_t($0.count)) }
+            guard bound == 0 else {
+                let code = errno
+                Glibc.close(fd)
+                throw .system(call: "SO_BINDTODEVICE \(device)", errno: code)
+            }
+        }
         let result = withSocketAddress(endpoint) { Glibc.bind(fd, $0, $1) }
         guard result == 0 else {
             let code = errno
@@ -44,7 +56,7 @@ struct UDPSocket: Sendable {
         // caps the size at net.core.rmem_max; a smaller buffer still works, so a refusal is no error.
         var receiveBuffer = Int32(Self.receiveBufferBytes)
         _ = setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &receiveBuffer, socklen_t(MemoryLayout<Int32>.size))
-        return UDPSocket(fd: fd)
+        return UDPSocket(fd: fd, sources: sources)
     }
 
     /// The endpoint the socket is bound to (with the chosen port when bound to port 0).
@@ -54,7 +66,7 @@ struct UDPSocket: Sendable {
         let result = withUnsafeMutablePointer(to: &storage) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
         }
-        guard result == 0, let endpoint = Self.endpoint(from: storage) else {
+        guard result == 0, let endpoint = Self.endpoint(from: storage, within: sources) else {
             throw .system(call: "getsockname", errno: errno)
         }
         return endpoint
@@ -78,7 +90,7 @@ struct UDPSocket: Sendable {
             let code = errno
             return code == EAGAIN || code == EWOULDBLOCK || code == EINTR ? .empty : .failed(code)
         }
-        return .datagram(bytes, length: count, source: Self.endpoint(from: storage))
+        return .datagram(bytes, length: count, source: Self.endpoint(from: storage, within: sources))
     }
 
     /// Sends one datagram without blocking.
@@ -94,16 +106,16 @@ struct UDPSocket: Sendable {
     /// Closes the descriptor.
     func close() { Glibc.close(fd) }
 
-    /// Converts a received source address; nil for anything that is not loopback.
+    /// Converts a received source address; nil for anything outside `sources` (IPv4) or not ::1.
     /// Reads the address as a number: no text is formatted per datagram.
-    static func endpoint(from storage: sockaddr_storage) -> UDPEndpoint? {
+    static func endpoint(from storage: sockaddr_storage, within sources: IPv4Subnet = .loopback) -> UDPEndpoint? {
         var storage = storage
         switch Int32(storage.ss_family) {
         case AF_INET:
             return withUnsafePointer(to: &storage) {
                 $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { address in
                     UDPEndpoint(ipv4: UInt32(bigEndian: address.pointee.sin_addr.s_addr),
-                                port: UInt16(bigEndian: address.pointee.sin_port))
+                                port: UInt16(bigEndian: address.pointee.sin_port), within: sources)
                 }
             }
         case AF_INET6:
@@ -120,7 +132,7 @@ struct UDPSocket: Sendable {
     }
 }
 
-/// Calls `body` with a socket address for a loopback endpoint.
+/// Calls `body` with a socket address for an endpoint.
 private func withSocketAddress<R>(_ endpoint: UDPEndpoint, _ body: (UnsafePointer<sockaddr>, socklen_t) -> R) -> R {
     switch endpoint.family {
     case .ipv4:

@@ -35,7 +35,7 @@ public final class UDPTransport: MeshTransport, Sendable {
     /// from the system's secure random source.
     public init(configuration: UDPTransportConfiguration, randomSeed: UInt64? = nil) throws(UDPTransportError) {
         self.configuration = configuration
-        socket = try UDPSocket.bind(configuration.bind)
+        socket = try UDPSocket.bind(configuration.bind, device: configuration.device, sources: configuration.sources)
         do {
             boundEndpoint = try socket.localEndpoint()
         } catch {

@@ -3,8 +3,13 @@ import MeshLink
 /// What a `UDPTransport` binds, whom it connects to, and its timings (its configuration, as
 /// `BlueZConfiguration` is BlueZ's; the daemon's `[udp]` file section is `UDPSettings`).
 public struct UDPTransportConfiguration: Equatable, Sendable {
-    /// The loopback address to bind; port 0 picks a free port (see `UDPTransport.boundEndpoint`).
+    /// The loopback address to bind, or on the LAN the interface's; port 0 picks a free port (see
+    /// `UDPTransport.boundEndpoint`).
     public var bind: UDPEndpoint
+    /// The interface the socket is bound to (`SO_BINDTODEVICE`), on the LAN; nil on loopback.
+    public var device: String?
+    /// The IPv4 sources whose datagrams are read; the rest count in `rejected_source`.
+    public var sources: IPv4Subnet
     /// The ports this node connects to as central.
     public var neighbours: [UDPEndpoint]
     /// The largest frame this node offers; a link uses the smaller of both ends (20...510).
@@ -24,9 +29,11 @@ public struct UDPTransportConfiguration: Equatable, Sendable {
     public init(
         bind: UDPEndpoint, neighbours: [UDPEndpoint] = [], mtu: Int = 185, loss: Double = 0,
         keepaliveInterval: Duration = .seconds(1), linkTimeout: Duration = .seconds(4),
-        connectInterval: Duration = .seconds(1), maxLinks: Int = 64
+        connectInterval: Duration = .seconds(1), maxLinks: Int = 64, device: String? = nil, sources: IPv4Subnet = .loopback
     ) {
         self.bind = bind
+        self.device = device
+        self.sources = sources
         self.neighbours = neighbours
         self.mtu = min(max(mtu, UDPDatagram.minFrameSize), UDPDatagram.maxFrameSize)
         self.loss = min(max(loss, 0), 1)

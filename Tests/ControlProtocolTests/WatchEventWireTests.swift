@@ -20,10 +20,13 @@ struct WatchEventWireTests {
          #"{"event":{"name":"Kitchen","nodeID":"2e0d7fe0175f5b4a799673df1034dab7","time":1767225601,"type":"peer_joined"}}"#),
         (.neighbourLeft(node: origin, name: nil, reason: "departed", time: 1767225690.25),
          #"{"event":{"nodeID":"2e0d7fe0175f5b4a799673df1034dab7","reason":"departed","time":1767225690.25,"type":"peer_left"}}"#),
-        (.linkUp(link: 4, role: "central", address: "127.0.0.1:7002", time: 1767225600.125),
-         #"{"event":{"address":"127.0.0.1:7002","linkID":4,"role":"central","time":1767225600.125,"type":"link_up"}}"#),
-        (.linkDown(link: 4, reason: "silent for 4s", time: 1767225689),
-         #"{"event":{"linkID":4,"reason":"silent for 4s","time":1767225689,"type":"link_down"}}"#),
+        (.linkUp(link: 4, role: "central", address: "127.0.0.1:7002", transport: "udp", time: 1767225600.125),
+         #"{"event":{"address":"127.0.0.1:7002","linkID":4,"role":"central","time":1767225600.125,"transport":"udp","type":"link_up"}}"#),
+        (.linkDown(link: 4, reason: "silent for 4s", transport: "udp", time: 1767225689),
+         #"{"event":{"linkID":4,"reason":"silent for 4s","time":1767225689,"transport":"udp","type":"link_down"}}"#),
+        // An older daemon's, without the transport.
+        (.linkDown(link: 4, reason: "closed", time: 1767225690),
+         #"{"event":{"linkID":4,"reason":"closed","time":1767225690,"type":"link_down"}}"#),
     ]
 
     @Test("each event type encodes to the pinned bytes and decodes back", arguments: pinned)

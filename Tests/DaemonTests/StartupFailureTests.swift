@@ -68,6 +68,28 @@ struct StartupFailureTests {
             + "open to group or others; make it 600 (chmod 600).\n")
     }
 
+    @Test("A second transport whose port is taken stops start-up with exit 69, naming that transport")
+    func secondTransportPortInUse() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let taken = Ports.block(of: 1)
+        let holder = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        #expect(holder >= 0)
+        defer { close(holder) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = taken.bigEndian
+        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(holder, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        #expect(bound == 0)
+        let result = try #require(
+            try Self.run(Self.nodeArguments(folder) + ["--transport", "udp,lan", "--lan.port", "\(taken)"]), "meshnoded did not exit")
+        #expect(result.status == 69, "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("meshnoded: error: cannot start: the lan transport cannot be opened: "), "\(result.stderr)")
+    }
+
     @Test("--config naming a FIFO with no writer is refused at once with exit 78")
     func fifoConfig() throws {
         let folder = try TemporaryFolder()

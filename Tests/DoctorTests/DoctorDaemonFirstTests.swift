@@ -48,6 +48,14 @@ struct DoctorDaemonFirstTests {
         #expect(DoctorFixtures.finding(.bluetoothd, in: facts, setup: udp).severity == .skip)
     }
 
+    @Test("Bluetooth is checked when one of the transports is BlueZ, and skipped when every one is UDP",
+          arguments: [("udp", false), ("lan", false), ("udp,lan", false), ("bluez", true), ("bluez,udp", true), ("udp,bluez", true)])
+    func bluetoothChecksFollowTheTransportList(transport: String, checked: Bool) {
+        let facts = DoctorFixtures.healthy { $0.bluetoothd = .absent }
+        let severity = DoctorFixtures.finding(.bluetoothd, in: facts, setup: DoctorSetup(transport: transport)).severity
+        #expect((severity != .skip) == checked, "\(transport): \(severity)")
+    }
+
     @Test("the state directory the daemon uses is judged against the user it runs as")
     func stateDirectoryOwnerIsTheDaemonsUser() {
         let setup = DoctorSetup().adopting(Self.runs)

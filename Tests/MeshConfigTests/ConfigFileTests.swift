@@ -33,7 +33,30 @@ struct ConfigFileTests {
              error: "meshnoded.conf:2: invalid value '10' for 'heartbeat_interval' in [timers]: expected a duration like 500ms, 10s, 2m or 1h in 1s...1h"),
         Case(text: "[node]\nlog_level = loud\n",
              error: "meshnoded.conf:2: invalid value 'loud' for 'log_level' in [node]: expected one of debug, info, notice, warning, error"),
-        Case(text: "[transport]\nkind = serial\n", error: "meshnoded.conf:2: invalid value 'serial' for 'kind' in [transport]: expected one of udp, bluez"),
+        Case(text: "[transport]\nkind = serial\n",
+             error: "meshnoded.conf:2: invalid value 'serial' for 'kind' in [transport]: expected transports among udp, lan, bluez, comma-separated ('serial' is none of them)"),
+        Case(text: "[transport]\nkind = bluez, udp, bluez\n",
+             error: "meshnoded.conf:2: invalid value 'bluez, udp, bluez' for 'kind' in [transport]: expected each transport at most once ('bluez' is listed twice)"),
+        Case(text: "[transport]\nkind = ,\n",
+             error: "meshnoded.conf:2: invalid value ',' for 'kind' in [transport]: expected one or more of udp, lan, bluez, comma-separated"),
+        Case(text: "[transport]\nkind = udp, lan\n[lan]\nport = 7001\n",
+             error: "meshnoded.conf: transport = udp,lan: [udp] and [lan] both bind 127.0.0.1:7001; give them different ports"),
+        Case(text: "[transport]\nkind = udp, lan\n[lan]\npeers = 127.0.0.1:7001\n",
+             error: "meshnoded.conf: transport = udp,lan: one section dials the other's own address 127.0.0.1:7001"),
+        Case(text: "[transport]\nkind = udp\n[lan]\nport = 7001\n", error: nil),
+        Case(text: "[lan]\ninterface = eth0\npeers = 192.168.1.20:7101, 10.0.0.7:7101\n", error: nil),
+        Case(text: "[lan]\npeers = 192.168.1.20:7101\n",
+             error: "meshnoded.conf: [lan] peer 192.168.1.20:7101 is not loopback; set [lan] interface to reach a LAN"),
+        Case(text: "[lan]\ninterface = eth0\npeers = [::1]:7101\n",
+             error: "meshnoded.conf: [lan] peer [::1]:7101 is not IPv4, as [lan] interface is"),
+        Case(text: "[lan]\ninterface = eth0/1\n",
+             error: "meshnoded.conf:2: invalid value 'eth0/1' for 'interface' in [lan]: expected an interface name such as eth0 (at most 15 of A-Z, a-z, 0-9, '.', '_', '-'), or nothing"),
+        Case(text: "[lan]\npeers = 224.0.0.251:7101\n",
+             error: "meshnoded.conf:2: invalid value '224.0.0.251:7101' for 'peers' in [lan]: expected host:port items such as 192.168.1.20:7101, 127.0.0.1:7101 or [::1]:7101"),
+        Case(text: "[udp]\nneighbours = 192.168.1.20:7001\n",
+             error: "meshnoded.conf:2: invalid value '192.168.1.20:7001' for 'neighbours' in [udp]: expected loopback host:port items such as 127.0.0.1:7002 or [::1]:7002"),
+        Case(text: "[lan]\nport = 7101\npeers = 127.0.0.1:7101\n",
+             error: "meshnoded.conf: [lan] peers lists this node's own address 127.0.0.1:7101"),
         Case(text: "[crypto]\npadding = maybe\n", error: "meshnoded.conf:2: invalid value 'maybe' for 'padding' in [crypto]: expected true or false"),
         Case(text: "[node]\nstate_directory = var/lib\n",
              error: "meshnoded.conf:2: invalid value 'var/lib' for 'state_directory' in [node]: expected an absolute path of at most 4096 bytes"),
@@ -61,6 +84,18 @@ struct ConfigFileTests {
         } catch {
             #expect(error.description == testCase.error)
         }
+    }
+
+    @Test("A transport list runs in the order given, one port each; one name means what it always did")
+    func transportList() throws {
+        let several = try ConfigLoader.parse("[transport]\nkind = bluez,  udp,lan\n[lan]\nport = 7200\npeers = 127.0.0.1:7201\n", file: "t.conf")
+        #expect(several.transport.kinds == [.bluez, .udp, .lan])
+        #expect(several.transport.name == "bluez,udp,lan")
+        #expect(several.lan.port == 7200 && several.lan.neighbours.map(\.description) == ["127.0.0.1:7201"])
+        #expect(try ConfigLoader.parse(several.rendered(), file: "t.conf") == several)
+        #expect(try ConfigLoader.parse("[transport]\nkind = udp\n", file: "t.conf").transport.kinds == [.udp])
+        #expect(DaemonSettings().transport.kinds == [.bluez])
+        #expect(DaemonSettings().lan.port != DaemonSettings().udp.port)
     }
 
     @Test func unknownKeyErrorIsTyped() throws {
@@ -113,7 +148,7 @@ struct ConfigFileTests {
         #expect(config.node.name == "Hallway 🐝")
         #expect(config.node.controlSocket == "/run/mesh/control.sock")
         #expect(config.node.logLevel == .debug)
-        #expect(config.transport.kind == .udp)
+        #expect(config.transport.kinds == [.udp])
         #expect(config.udp.bind == "127.0.0.2")
         #expect(config.udp.neighbours.map(\.description) == ["127.0.0.1:7101", "127.0.0.1:7102"])
         #expect(config.udp.keepaliveInterval == .milliseconds(100))

@@ -67,7 +67,7 @@ final class FakeNode: NodeControlling {
     }
 
     func peers() -> PeersReport {
-        let link = LinkReport(LinkInfo(id: LinkID(3), role: .central, remoteAddress: "127.0.0.1:7002", mtu: 185, rssi: -60))
+        let link = LinkReport(LinkInfo(id: LinkID(3), role: .central, remoteAddress: "127.0.0.1:7002", mtu: 185, rssi: -60), transport: "udp")
         let profile = Profile(nodeID: Self.neighbourID, displayName: "Kitchen", icon: "🍳", role: .person,
                               signingKey: [], agreementKey: [])
         return PeersReport(

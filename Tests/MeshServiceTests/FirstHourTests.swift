@@ -32,6 +32,20 @@ struct FirstHourTests {
         #expect(health.word.rawValue == word && health.reasons == reasons)
     }
 
+    @Test("With several transports, one that is not running leaves the node degraded; none running, down")
+    func healthWithSeveralTransports() {
+        let waiting = "waiting for bluetoothd (retry in 4 s)"
+        let one = NodeHealth.judge(state: .running, transports: [("bluez", waiting), ("lan", nil)], neighbours: 1, bridge: nil,
+                                   reload: ReloadOutcome())
+        #expect(one.word == .degraded && one.reasons == ["bluez: \(waiting)"])
+        let both = NodeHealth.judge(state: .running, transports: [("bluez", waiting), ("lan", "waiting for eth0")], neighbours: 0,
+                                    bridge: nil, reload: ReloadOutcome())
+        #expect(both.word == .down && both.reasons == ["bluez: \(waiting)", "lan: waiting for eth0", "no neighbours"])
+        let running = NodeHealth.judge(state: .running, transports: [("bluez", "running on hci0"), ("udp", nil)], neighbours: 2,
+                                       bridge: nil, reload: ReloadOutcome())
+        #expect(running.word == .ok && running.reasons.isEmpty)
+    }
+
     @Test("a reload names what only a restart applies; log level and hop limits apply at once")
     func reloadNamesWhatWaits() throws {
         let running = try ConfigLoader.parse("[udp]\nport = 7001\n", file: "a.conf")
@@ -88,8 +102,15 @@ struct FirstHourTests {
             == "12:00:00 message a0a1a2a3 Kitchen → me (1 hop): hi\n")
         #expect(formatter.event(.message(id: id, from: me, to: nil, hops: 3, text: "x", time: 0), view: &view)
             == "12:00:00 message 00112233 → everyone (3 hops): x\n")
-        #expect(formatter.event(.linkDown(link: 3, reason: "silent for 4s", time: 0), view: &view)
-            == "12:00:00 link #3 (127.0.0.1:7002, a0a1a2a3 Kitchen) down: silent for 4s\n")
+        #expect(formatter.event(.linkDown(link: 3, reason: "silent for 4s", transport: "udp", time: 0), view: &view)
+            == "12:00:00 link udp #3 (127.0.0.1:7002, a0a1a2a3 Kitchen) down: silent for 4s\n")
+        // Two transports' links of one number are two links.
+        #expect(formatter.event(.linkUp(link: 5, role: "central", address: "127.0.0.1:7101", transport: "lan", time: 0), view: &view)
+            == "12:00:00 link lan #5 up: central 127.0.0.1:7101\n")
+        #expect(formatter.event(.linkUp(link: 5, role: "peripheral", address: "127.0.0.1:7001", transport: "udp", time: 0), view: &view)
+            == "12:00:00 link udp #5 up: peripheral 127.0.0.1:7001\n")
+        #expect(formatter.event(.linkDown(link: 5, reason: "closed", transport: "lan", time: 0), view: &view)
+            == "12:00:00 link lan #5 (127.0.0.1:7101) down: closed\n")
         #expect(formatter.event(.linkUp(link: 4, role: "central", address: "127.0.0.1:7003", time: 0), view: &view)
             == "12:00:00 link #4 up: central 127.0.0.1:7003\n")
         #expect(formatter.event(.linkDown(link: 4, reason: "closed", time: 0), view: &view)

@@ -28,8 +28,8 @@ struct RelayctlOutputTests {
     @Test func peersTable() {
         #expect(formatter.peers(FakeNode().peers()) == """
         Neighbours (1):
-        NODE      NAME        ROLE    STATE   LINKS                      MTU  RSSI   HEARD
-        a0a1a2a3  🍳 Kitchen  person  linked  #3 central 127.0.0.1:7002  185   -60  2s ago
+        NODE      NAME        ROLE    STATE   LINKS                          MTU  RSSI   HEARD
+        a0a1a2a3  🍳 Kitchen  person  linked  udp #3 central 127.0.0.1:7002  185   -60  2s ago
 
         Remote nodes (1):
         NODE      NAME  HOPS       HEARD

@@ -82,11 +82,22 @@ import UDPTransport
           arguments: [(TransportKind.bluez, 8, 32, 4), (.bluez, 1, 32, 1), (.udp, 64, 32, 32), (.udp, 64, 10, 10)])
     func unkeyedLinksHoldAtMostHalfTheSlots(kind: TransportKind, slots: Int, maxUnkeyed: Int, expected: Int) {
         var settings = DaemonSettings()
-        settings.transport.kind = kind
+        settings.transport.kinds = [kind]
         settings.bluez.maxConnections = slots
         settings.udp.maxLinks = slots
         settings.links.maxUnkeyed = maxUnkeyed
         #expect(settings.engineConfiguration.admission.maxUnkeyedLinks == expected)
+    }
+
+    @Test("With several transports, links without keys may hold half of all their slots")
+    func unkeyedLinksHoldHalfOfEveryTransportsSlots() {
+        var settings = DaemonSettings()
+        settings.transport.kinds = [.bluez, .udp, .lan]
+        settings.bluez.maxConnections = 8
+        settings.udp.maxLinks = 10
+        settings.lan.maxLinks = 6
+        settings.links.maxUnkeyed = 32
+        #expect(settings.engineConfiguration.admission.maxUnkeyedLinks == 12)
     }
 
     @Test("The mailbox horizon bounds [mailbox] retention, and is its default, the store's, the key wait's and the delivery memory's")

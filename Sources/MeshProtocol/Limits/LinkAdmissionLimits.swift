@@ -1,7 +1,7 @@
 /// How many links may be in their key exchange at once, and for how long (docs/PROTOCOL.md Part E).
 public struct LinkAdmissionLimits: Equatable, Sendable {
     /// The most links without link keys at once, all transports together; past it the oldest
-    /// unkeyed link from a stranger is closed. The daemon caps it at half the transport's slots.
+    /// unkeyed link from a stranger is closed. The daemon caps it at half the slots of its transports together.
     public var maxUnkeyedLinks: Int
     /// The most links without link keys from one transport address; past it that address's oldest goes.
     public var maxUnkeyedPerAddress: Int

@@ -24,8 +24,8 @@ extension DaemonSettings {
         configuration.keepsMail = mailbox.enabled
         configuration.mailReachWindow = mailbox.reachWindow
         configuration.lookup = lookup.limits
-        // Unkeyed links may hold at most half the transport's slots, so keyed neighbours always have room.
-        let slots = transport.kind == .bluez ? bluez.maxConnections : udp.maxLinks
+        // Unkeyed links may hold at most half the transports' slots, so keyed neighbours always have room.
+        let slots = transport.kinds.reduce(0) { total, kind in total + (kind.udpSection.map { self[$0].maxLinks } ?? bluez.maxConnections) }
         configuration.admission.maxUnkeyedLinks = min(links.maxUnkeyed, max(1, slots / 2))
         configuration.bridged = mqtt.enabled
         configuration.bridgeDownlinkHops = mqtt.downlinkHops

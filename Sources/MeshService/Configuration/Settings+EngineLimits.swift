@@ -24,7 +24,7 @@ extension HoldSettings {
 
 extension LinkSettings {
     /// The engine's admission limits for these settings (before the daemon caps `maxUnkeyedLinks`
-    /// at half the transport's slots, in `DaemonSettings.engineConfiguration`).
+    /// at half the slots of its transports together, in `DaemonSettings.engineConfiguration`).
     public var limits: LinkAdmissionLimits {
         LinkAdmissionLimits(maxUnkeyedLinks: maxUnkeyed, maxUnkeyedPerAddress: maxUnkeyedPerAddress,
                             keyDeadline: keyDeadline, neighbourMemory: neighbourMemory)

@@ -3,11 +3,54 @@ import MeshLink
 import UDPTransport
 
 extension UDPTransportConfiguration {
-    /// Creates settings from the `[udp]` section of the daemon configuration.
-    public init(_ config: UDPSettings) throws(UDPEndpointError) {
+    /// Creates settings from the `[udp]` or `[lan]` section of the daemon configuration, on
+    /// loopback (`bind`); a section with an `interface` takes ``init(_:on:)`` instead.
+    public init(_ config: UDPSettings) throws(UDPSettingsError) {
+        let bind: UDPEndpoint
+        do throws(UDPEndpointError) {
+            bind = try UDPEndpoint(host: config.bind, port: config.port)
+        } catch {
+            throw .endpoint(error)
+        }
         self.init(
-            bind: try UDPEndpoint(host: config.bind, port: config.port), neighbours: config.neighbours,
+            bind: bind, neighbours: config.neighbours,
             mtu: config.mtu, loss: config.loss, keepaliveInterval: config.keepaliveInterval,
             linkTimeout: config.linkTimeout, connectInterval: config.connectInterval, maxLinks: config.maxLinks)
+    }
+
+    /// Creates settings from a section with an `interface`, now that it has `address`: the socket
+    /// binds that address and the interface, and reads only datagrams from its subnet, where every
+    /// peer must lie.
+    public init(_ config: UDPSettings, on address: InterfaceAddress) throws(UDPSettingsError) {
+        guard let bind = UDPEndpoint(ipv4: address.address, port: config.port, within: address.subnet) else {
+            throw .interface(.noIPv4(address.name))
+        }
+        if let outside = config.neighbours.first(where: { $0.family != .ipv4 || !address.subnet.contains($0.ipv4) }) {
+            throw .peerOutsideSubnet(outside, interface: address.name, subnet: address.subnet)
+        }
+        self.init(
+            bind: bind, neighbours: config.neighbours,
+            mtu: config.mtu, loss: config.loss, keepaliveInterval: config.keepaliveInterval,
+            linkTimeout: config.linkTimeout, connectInterval: config.connectInterval, maxLinks: config.maxLinks,
+            device: address.name, sources: address.subnet)
+    }
+}
+
+/// Why `[udp]` or `[lan]` settings give no UDP transport configuration.
+public enum UDPSettingsError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// `bind` and `port` are no endpoint.
+    case endpoint(UDPEndpointError)
+    /// The interface cannot be used.
+    case interface(InterfaceAddressError)
+    /// A peer lies outside the interface's subnet, whose datagrams alone are read.
+    case peerOutsideSubnet(UDPEndpoint, interface: String, subnet: IPv4Subnet)
+
+    /// One sentence.
+    public var description: String {
+        switch self {
+        case .endpoint(let error): "bad bind address: \(error)"
+        case .interface(let error): "\(error)"
+        case .peerOutsideSubnet(let peer, let interface, let subnet): "peer \(peer) is outside \(interface)'s subnet \(subnet)"
+        }
     }
 }

@@ -31,11 +31,13 @@ public enum DaemonRunner {
             fail(.identity(error), logger: logger)
         }
         logger.setNode(identity.nodeID)
-        let transport: any MeshTransport
-        do {
+        let transport: TransportSet
+        do throws(TransportSetError) {
             transport = try TransportFactory.make(config: config, identity: identity, logger: logger)
         } catch {
-            fail(.transport(kind: config.transport.kind.rawValue, reason: "\(error)"), logger: logger)
+            switch error {
+            case .startFailed(let kind, let reason): fail(.transport(kind: kind, reason: reason), logger: logger)
+            }
         }
         let engine = MeshEngine(
             identity: identity, configuration: config.engineConfiguration, fragmenterLimits: config.fragmenterLimits,
@@ -44,7 +46,7 @@ public enum DaemonRunner {
         let journal = restoreSeenCache(from: seenStore, config: config, into: engine, logger: logger)
         let mailbox = openMailbox(config: config, engine: engine, logger: logger)
         let runtime = NodeRuntime(
-            identity: identity, engine: engine, transport: transport, transportName: config.transport.kind.rawValue,
+            identity: identity, engine: engine, transport: transport, transportName: transport.name,
             logger: logger, journal: journal, mailbox: mailbox)
         let server = ControlServer(configuration: ControlServerConfiguration(config.node), node: runtime, logger: logger)
         runtime.addControlCounters { CounterDictionary.make(from: server.counters()) }
@@ -63,10 +65,10 @@ public enum DaemonRunner {
         }
         if config.mqtt.enabled { startBridge(config.mqtt, runtime: runtime, identity: identity, logger: logger, server: server) }
         let notifier = SystemdNotifier()
-        logger.notice(.daemonStarted, "meshnoded \(DaemonVersion.current) started as \(identity.shortID) on \(config.transport.kind.rawValue)")
+        logger.notice(.daemonStarted, "meshnoded \(DaemonVersion.current) started as \(identity.shortID) on \(transport.name)")
         // The BlueZ transport says how far it has come (waiting for bluetoothd, ...); UDP says nothing extra.
         let transportState: @Sendable () -> String = { transport.status.summary.map { $0 + "; " } ?? "" }
-        _ = notifier.ready(status: "node \(identity.shortID) up on \(config.transport.kind.rawValue); \(transportState())waiting for neighbours")
+        _ = notifier.ready(status: "node \(identity.shortID) up on \(transport.name); \(transportState())waiting for neighbours")
         _ = notifier.startWatchdog(queue: runtime.queue)
         let housekeeping = DispatchQueue(label: "meshnoded.housekeeping")
         let statusTimer = DispatchSource.makeTimerSource(queue: housekeeping)

@@ -46,7 +46,7 @@ extension NodeRuntime: NodeControlling {
             let neighbours = engine.neighbourSnapshots().map { neighbour in
                 NeighbourReport(
                     nodeID: neighbour.nodeID, profile: neighbour.profile,
-                    links: neighbour.links.map { LinkReport($0.info) },
+                    links: neighbour.links.map { LinkReport($0.info, transport: transportName(of: $0.info.id)) },
                     lastHeardSecondsAgo: seconds(now - neighbour.lastHeard), departing: neighbour.inGrace)
             }
             let remote = engine.remoteNodeSnapshots().map {
@@ -90,6 +90,10 @@ extension NodeRuntime: NodeControlling {
             counters["outbox"] = outboxCounters()
             counters["control"] = controlCounters()
             counters["transport"] = transport.status.counters
+            // With several transports, each has its group beside the sum (CONTROL.md, "Counter groups").
+            if let set = transport as? TransportSet, set.members.count > 1 {
+                for (name, status) in set.statusByTransport { counters["transport_" + name] = status.counters }
+            }
             // All zero on a node that is no gateway, so every node has the same groups.
             counters["mqtt"] = CounterDictionary.make(from: bridge?.status.counters ?? MQTTBridgeCounters())
             return StatsReport(uptimeSeconds: seconds(now), memory: ProcessMemory.current(), counters: counters)
@@ -113,7 +117,9 @@ extension NodeRuntime: NodeControlling {
                     votes: engine.clock.voteCount(now: now)),
                 bridge: bridge)
             let reload = confined.value.reload
-            let health = NodeHealth.judge(state: state, transportState: transportState, neighbours: neighbours,
+            let transports = (transport as? TransportSet)?.statusByTransport.map { ($0.name, $0.status.summary) }
+                ?? [(transportName, transportState)]
+            let health = NodeHealth.judge(state: state, transports: transports, neighbours: neighbours,
                                           bridge: bridge?.state, reload: reload)
             report.health = health.word.rawValue
             report.healthReasons = health.reasons

@@ -10,7 +10,8 @@ import MeshProtocol
 import MQTTBridge
 import Synchronization
 
-/// Runs one engine against one transport: the daemon's heart, shared by every transport.
+/// Runs one engine against one transport (the daemon's: a ``TransportSet`` of every transport it
+/// runs): the daemon's heart, shared by every transport.
 ///
 /// The engine is confined to `queue`: transport events, timer ticks and control requests
 /// all run there, one at a time, and the actions each returns are performed in order
@@ -38,7 +39,7 @@ public final class NodeRuntime: Sendable {
     public var queue: DispatchQueue { confined.queue }
     /// The node's identity.
     public let nodeIdentity: NodeIdentity
-    /// The transport's name for `status` (`udp`, `bluez`, `sim`).
+    /// The transport's name for `status` (`udp`, `bluez`, `sim`; a ``TransportSet``'s names, `bluez,udp`).
     public let transportName: String
     let transport: any MeshTransport
     let logger: DaemonLogger
@@ -180,11 +181,11 @@ public final class NodeRuntime: Sendable {
         case .linkUp(let info):
             logger.info(.linkUp, "link up (\(info.role.rawValue), mtu \(info.mtu))",
                         LogFields(link: info.id, address: info.remoteAddress))
-            broadcast(.link(up: info))
+            broadcast(.link(up: info, transport: transportName(of: info.id)))
         case .linkDown(let link, let reason):
             let info = engine.linkInfo(link)
             logger.info(.linkDown, "link down: \(reason)", LogFields(link: link, address: info?.remoteAddress, reason: reason))
-            broadcast(.link(down: link, reason: reason))
+            broadcast(.link(down: link, reason: reason, transport: transportName(of: link)))
         case .mtuChanged, .rssiChanged, .frameReceived:
             break
         }
@@ -217,6 +218,11 @@ public final class NodeRuntime: Sendable {
         let outcome = transport.send(frame, on: link)
         engine.recordSendFailure(outcome, on: link)
         return outcome == .sent
+    }
+
+    /// The name of the transport `link` belongs to: its ``TransportSet`` member's, or the one transport's.
+    func transportName(of link: LinkID) -> String {
+        (transport as? TransportSet)?.name(of: link) ?? transportName
     }
 
     /// Sends a watch event to every watcher; with none, the event is never built.

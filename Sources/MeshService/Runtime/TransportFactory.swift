@@ -4,15 +4,33 @@ import MeshLink
 import MeshNode
 import UDPTransport
 
-/// Builds the transport a configuration names.
+/// Builds the transports a configuration names.
 enum TransportFactory {
-    /// The transport; its counters and state reach `stats` and `status` through `MeshTransport.status`.
-    static func make(config: DaemonSettings, identity: NodeIdentity, logger: DaemonLogger) throws -> any MeshTransport {
-        switch config.transport.kind {
-        case .udp:
-            return try UDPTransport(configuration: UDPTransportConfiguration(config.udp))
-        case .bluez:
-            return try BlueZTransportFactory.make(config: config, identity: identity, logger: logger)
+    /// Every transport of `[transport] kind`, each behind the port of its place in the list; their
+    /// counters and state reach `stats` and `status` through `MeshTransport.status`.
+    static func make(config: DaemonSettings, identity: NodeIdentity, logger: DaemonLogger) throws(TransportSetError) -> TransportSet {
+        var transports: [(name: String, transport: any MeshTransport)] = []
+        for kind in config.transport.kinds {
+            do {
+                transports.append((kind.rawValue, try make(kind, config: config, identity: identity, logger: logger)))
+            } catch {
+                for (_, opened) in transports { opened.stop() }
+                throw .startFailed(transport: kind.rawValue, reason: "\(error)")
+            }
         }
+        return TransportSet(transports)
+    }
+
+    /// One transport.
+    static func make(_ kind: TransportKind, config: DaemonSettings, identity: NodeIdentity, logger: DaemonLogger) throws -> any MeshTransport {
+        if let section = kind.udpSection {
+            let settings = config[section]
+            guard !settings.interface.isEmpty else { return try UDPTransport(configuration: UDPTransportConfiguration(settings)) }
+            // A LAN waits for its interface rather than stopping the node's other transports.
+            return InterfaceTransport(interface: settings.interface) { address in
+                try UDPTransport(configuration: UDPTransportConfiguration(settings, on: address))
+            }
+        }
+        return try BlueZTransportFactory.make(config: config, identity: identity, logger: logger)
     }
 }
