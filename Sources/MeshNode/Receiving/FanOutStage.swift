@@ -18,13 +18,13 @@ extension MeshEngine {
 
     /// Hands a relay to the scheduler; a gateway first holds its relay of a broker copy (Part F, F4).
     private func scheduleRelay(_ relay: RelayPlan, from source: EnvelopeSource, now: Duration) {
-        guard let relay = source == .bridge ? bridgeHold.hold(relay, now: now) : relay else { return }
+        guard let relay = bridge.relay(relay, from: source, now: now) else { return }
         scheduler.schedule(relay, neighbours: readyNeighbourCount(), now: now)
     }
 
     /// Sends every relay the scheduler says is due.
     func flushRelays(now: Duration) {
-        for relay in bridgeHold.due(now: now) {
+        for relay in bridge.due(now: now) {
             scheduler.schedule(relay, neighbours: readyNeighbourCount(), now: now)
         }
         for scheduled in scheduler.due(now: now) {

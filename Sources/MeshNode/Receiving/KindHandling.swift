@@ -42,7 +42,7 @@ extension MeshEngine {
     private func handleKeyRequest(_ arrival: Arrival, body: KeyRequestBody, fanOut: inout FanOut) {
         let envelope = arrival.envelope
         let requestSource: RequestSource = arrival.source == .bridge ? .bridge : .neighbour(arrival.sender)
-        reversePaths.record(KeyRequestKey(requester: envelope.origin, tag: body.tag), from: requestSource, now: arrival.now)
+        lookup.recordRequest(KeyRequestKey(requester: envelope.origin, tag: body.tag), from: requestSource, now: arrival.now)
         if !considerKeyRequest(envelope, body: body, from: requestSource, now: arrival.now) {
             fanOut.relay = nil
             fanOut.uplinks = false
@@ -56,7 +56,7 @@ extension MeshEngine {
         let (envelope, now) = (arrival.envelope, arrival.now)
         hearKeyAnswer(envelope, body: body, profile: profile, signed: signed, via: arrival.sender, now: now)
         let request = envelope.destination.map { KeyRequestKey(requester: $0, tag: body.tag) }
-        switch request.flatMap({ reversePaths.source(for: $0, now: now) }) {
+        switch request.flatMap({ lookup.source(of: $0, now: now) }) {
         case .bridge:
             fanOut.relay = nil
         case .neighbour:
@@ -98,12 +98,11 @@ extension MeshEngine {
                 }
                 learn(envelope, keys: keys, via: sender, now: now)
                 kindCounters[.message].delivered += 1
-                deliveries.insert(envelope.messageID, timestamp: envelope.timestamp, now: timestamp(at: now))
-                actions.append(.rememberDelivery(envelope.messageID, until: deliveries.expiry(ofTimestamp: envelope.timestamp)))
+                actions.append(mailbox.remember(envelope, meshNow: timestamp(at: now)))
                 emitDelivered(envelope, text: body.text)
             } catch {
                 budgets.penalize(sender, now: now)
-                linkCounters.innerSealFailures += 1
+                links.counters.innerSealFailures += 1
                 drop(envelope, cause: .directMessage("\(error)"), from: source, counter: \.droppedUnverifiable)
             }
         }
@@ -111,7 +110,7 @@ extension MeshEngine {
 
     /// True when a join notice from `origin` introduces a node that cannot know our keys yet.
     private func shouldAnswerJoinNotice(from origin: NodeID) -> Bool {
-        origin != nodeID && knownNodes.entries[origin]?.profile == nil && profiles[origin] == nil
+        origin != nodeID && knownNodes.entries[origin]?.profile == nil && neighbours.profile(of: origin) == nil
     }
 
     private func learn(_ envelope: Envelope, keys: OriginKeys, via sender: NodeID, now: Duration) {

@@ -38,7 +38,7 @@ extension MeshEngine {
             return
         }
         kindCounters[.profile].delivered += 1
-        profiles[sender] = profile
+        neighbours.verified(profile, of: sender)
         keepSignedProfile(envelope, of: sender)
         hearClock(envelope, from: sender, now: now)
         guard let state = links[link] else { return }
@@ -50,10 +50,10 @@ extension MeshEngine {
             resendProfile(on: link, now: now)
             return
         case .awaitingProfile(let keyed):
-            links[link]?.stage = .ready(keyed)
-            links[link]?.readyAt = now
+            links.withLink(link) { $0.stage = .ready(keyed) }
+            links.withLink(link) { $0.readyAt = now }
         }
-        switch neighbourTable.attach(link, role: state.info.role, to: sender, now: now) {
+        switch neighbours.attach(link, role: state.info.role, to: sender, now: now) {
         case .newNeighbour:
             emit(.neighbourJoined(profile))
             pacing.neighbourJoined()

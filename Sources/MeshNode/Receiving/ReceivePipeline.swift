@@ -47,7 +47,7 @@ extension MeshEngine {
         switch reason {
         case .seen:
             scheduler.heard(envelope, from: sender, now: now)
-            if source.link != nil { bridgeHold.heard(envelope, from: sender) }
+            if source.link != nil { bridge.heard(envelope, from: sender) }
         // An edited copy costs its sender what a forged signature costs it.
         case .badRoute: budgets.penalize(sender, now: now)
         case .looped, .ttlSpent, .stale: break

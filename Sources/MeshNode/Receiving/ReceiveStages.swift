@@ -23,7 +23,7 @@ extension MeshEngine {
     /// ago (a second mailbox's copy, a replay).
     func deliveryMemoryStage(_ arrival: Arrival) -> ReceiveStep<Arrival> {
         let envelope = arrival.envelope
-        guard envelope.destination == nodeID, deliveries.contains(envelope.messageID, now: timestamp(at: arrival.now)) else {
+        guard envelope.destination == nodeID, mailbox.delivered(envelope.messageID, meshNow: timestamp(at: arrival.now)) else {
             return .next(arrival)
         }
         return .stop(.rule(.seen))
