@@ -25,15 +25,10 @@ struct BridgePolicy {
     /// join notices, key requests and answers; PROTOCOL.md F3); nil otherwise. A key request is
     /// remembered, so an answer to it is let in from the broker.
     mutating func uplink(_ envelope: Envelope, now: Duration) -> EngineAction? {
-        guard bridged else { return nil }
-        switch envelope.kind {
-        case .message, .joinNotice, .keyAnswer:
-            break
-        case .keyRequest:
+        guard bridged, envelope.kind.isFlooded else { return nil }
+        if envelope.kind == .keyRequest {
             guard let body = try? KeyRequestBody(decoding: envelope.payload) else { return nil }
             publishedRequests.record(KeyRequestKey(requester: envelope.origin, tag: body.tag), target: body.target, now: now)
-        case .profile, .heartbeat, .keyExchange:
-            return nil
         }
         return .uplink(envelope)
     }

@@ -11,19 +11,18 @@ extension MeshEngine {
     /// ``EngineConfiguration/bridgeDownlinkHops`` before it was published enters this island re-based
     /// to that many (``rebasedForDownlink(_:)``).
     public func receiveBridged(_ envelope: Envelope, now: Duration) -> [EngineAction] {
-        switch envelope.kind {
-        case .keyAnswer where !bridge.answersPublishedRequest(envelope, now: now):
+        if !envelope.kind.isFlooded {
+            drop(envelope, cause: .envelope("kind \(envelope.kind) does not cross the bridge"), from: .bridge, counter: \.droppedMalformed)
+        } else if envelope.kind == .keyAnswer, !bridge.answersPublishedRequest(envelope, now: now) {
             // Before any public-key work: an answer is let in only for a request this gateway put
             // on the broker (PROTOCOL.md F4), so a publisher cannot spend the island's checks on it.
             lookup.countBridgedAnswerUnrequested()
             emit(.dropped(envelope.messageID, kind: .keyAnswer, cause: .envelope("no request of this gateway's"), source: .bridge))
-        case .message, .joinNotice, .keyRequest, .keyAnswer:
+        } else {
             // Counted as a copy from a neighbour is once it opened and decoded (PROTOCOL.md F4 step 7).
             kindCounters[envelope.kind].received += 1
             let rebased = rebasedForDownlink(envelope)
             flood(rebased, from: rebased.route.last ?? rebased.origin, via: .bridge, now: now)
-        case .profile, .heartbeat, .keyExchange:
-            drop(envelope, cause: .envelope("kind \(envelope.kind) does not cross the bridge"), from: .bridge, counter: \.droppedMalformed)
         }
         return takeActions()
     }
