@@ -21,13 +21,13 @@ extension MeshEngine {
                 }
             } ?? nil
         } catch {
-            links.counters.sealFailures += 1
+            links.increment(\.sealFailures)
             return
         }
         guard let packet else { return }
         links.withLink(link) { $0.delivery.acknowledgementSent() }
         if sendFrames(of: packet, kindByte: LinkAcknowledgementBody.frameKind, on: link, now: now) {
-            links.counters.acknowledgementsSent += 1
+            links.increment(\.acknowledgementsSent)
         }
     }
 
@@ -43,12 +43,12 @@ extension MeshEngine {
                 }
             } ?? nil
         } catch {
-            if case .replay = error { links.counters.replays += 1 } else { links.counters.sealFailures += 1 }
+            if case .replay = error { links.increment(\.replays) } else { links.increment(\.sealFailures) }
             emit(.dropped(nil, kind: nil, cause: .linkSeal("\(error)"), link: link))
             return
         }
         guard let opened else {
-            links.counters.unkeyedFrames += 1
+            links.increment(\.unkeyedFrames)
             emit(.dropped(nil, kind: nil, cause: .unkeyed, link: link))
             startKeyExchange(on: link, now: now)
             return
@@ -61,11 +61,11 @@ extension MeshEngine {
                 throw WireError.invalidField("acknowledgement names counter \(body.highest), sealed only up to \(opened.sealedUpTo)")
             }
         } catch {
-            links.counters.acknowledgementsMalformed += 1
+            links.increment(\.acknowledgementsMalformed)
             emit(.dropped(nil, kind: nil, cause: .acknowledgement("\(error)"), link: link))
             return
         }
-        links.counters.acknowledgementsReceived += 1
+        links.increment(\.acknowledgementsReceived)
         neighbours.heard(opened.neighbour, now: now)
         // Counters of the keys before a re-key: what they carried was sent again under the new keys.
         guard !opened.previousKeys else { return }
@@ -79,11 +79,11 @@ extension MeshEngine {
 
     /// Sends what a ``LinkDelivery/Release`` asks for on `link`.
     func perform(_ release: LinkDelivery.Release, on link: LinkID, now: Duration) {
-        links.counters.acknowledged += UInt64(release.acknowledged)
-        links.counters.acknowledgementTimeouts += UInt64(release.timedOut)
-        links.counters.givenUp += UInt64(release.gaveUp.count)
+        links.increment(\.acknowledged, by: UInt64(release.acknowledged))
+        links.increment(\.acknowledgementTimeouts, by: UInt64(release.timedOut))
+        links.increment(\.givenUp, by: UInt64(release.gaveUp.count))
         for resend in release.resend {
-            links.counters.resent += 1
+            links.increment(\.resent)
             sendSealed(resend.envelope, on: link, now: now, attempt: resend.attempt, bypassingCredit: true)
         }
         for envelope in release.send {
@@ -101,7 +101,7 @@ extension MeshEngine {
     func resendAfterRekey(on link: LinkID, now: Duration) {
         guard let resend = links.withLink(link, { $0.delivery.rekeyed() }) else { return }
         for entry in resend {
-            links.counters.resent += 1
+            links.increment(\.resent)
             sendSealed(entry.envelope, on: link, now: now, attempt: entry.attempt, bypassingCredit: true)
         }
     }
@@ -118,7 +118,7 @@ extension MeshEngine {
                 now - (state.readyAt ?? state.openedAt) >= configuration.linkDelivery.unacknowledgedAfter
             {
                 links.withLink(link) { $0.delivery.reportedUnacknowledged = true }
-                links.counters.unacknowledgedPeers += 1
+                links.increment(\.unacknowledgedPeers)
                 emit(.linkUnacknowledged(link, neighbour: neighbour))
             }
         }

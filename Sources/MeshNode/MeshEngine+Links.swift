@@ -7,7 +7,7 @@ import MeshProtocol
 extension MeshEngine {
     func linkUp(_ info: LinkInfo, now: Duration) {
         if links[info.id] != nil { linkDown(info.id, now: now) }
-        links.counters.linksUp += 1
+        links.increment(\.linksUp)
         guard admit(info, now: now) else { return }
         var handshakeConfiguration = LinkHandshakeConfiguration(
             guardInterval: configuration.keyExchangeGuard, rekeyAfterMessages: configuration.rekeyAfterMessages,
@@ -41,13 +41,13 @@ extension MeshEngine {
 
     func linkDown(_ link: LinkID, now: Duration) {
         guard var state = links.remove(link) else { return }
-        links.counters.linksDown += 1
+        links.increment(\.linksDown)
         // A peer that acknowledges named what arrived: everything else goes again (PROTOCOL.md
         // D12). Without acknowledgements, what was sent in the last resend window does.
         let recent: [Envelope]
         if state.delivery.peerAcknowledges {
             recent = state.delivery.unconfirmed()
-            links.counters.unconfirmedAtLinkDown += UInt64(recent.count)
+            links.increment(\.unconfirmedAtLinkDown, by: UInt64(recent.count))
         } else {
             recent = state.recentSends.envelopes(sentWithin: configuration.hold.resendWindow, before: now)
         }
@@ -71,7 +71,7 @@ extension MeshEngine {
         do {
             message = try state.handshake.start(now: now, timestamp: timestamp(at: now))
         } catch {
-            links.counters.keyExchangeFailures += 1
+            links.increment(\.keyExchangeFailures)
             links.update(state)
             return
         }
@@ -90,7 +90,7 @@ extension MeshEngine {
 
     func frameReceived(_ frame: [UInt8], on link: LinkID, now: Duration) {
         guard links.contains(link) else {
-            links.counters.unknownLinkFrames += 1
+            links.increment(\.unknownLinkFrames)
             return
         }
         let result: ReassemblyResult
@@ -106,7 +106,7 @@ extension MeshEngine {
             return
         }
         guard let kind = MessageKind(rawValue: kindByte) else {
-            links.counters.unknownKinds += 1
+            links.increment(\.unknownKinds)
             emit(.dropped(nil, kind: nil, cause: .unknownKind(kindByte), link: link))
             return
         }
@@ -128,13 +128,13 @@ extension MeshEngine {
             guard message.senderNodeID == envelope.origin else { throw CryptoError.originMismatch(origin: envelope.origin, expected: message.senderNodeID) }
         } catch {
             kindCounters[.keyExchange].droppedMalformed += 1
-            links.counters.keyExchangeFailures += 1
+            links.increment(\.keyExchangeFailures)
             emit(.dropped(nil, kind: .keyExchange, cause: .keyExchange("\(error)"), link: link))
             return
         }
         let neighbour = message.senderNodeID
         guard configuration.permits(neighbour), neighbour != nodeID else {
-            links.counters.refused += 1
+            links.increment(\.refused)
             emit(.refused(link, neighbour: neighbour))
             _ = links.remove(link)
             actions.append(.disconnect(link))
@@ -166,7 +166,7 @@ extension MeshEngine {
             }
             links.update(state)
             kindCounters[.keyExchange].delivered += 1
-            links.counters.keyExchanges += 1
+            links.increment(\.keyExchanges)
             if let reply { sendKeyExchange(reply, on: link, now: now) }
             actions.append(.preferLink(link))
             emit(.linkKeyed(link, neighbour: neighbour))
@@ -178,7 +178,7 @@ extension MeshEngine {
             if rekeyed { resendAfterRekey(on: link, now: now) }
         } catch {
             kindCounters[.keyExchange].droppedUnverifiable += 1
-            links.counters.keyExchangeFailures += 1
+            links.increment(\.keyExchangeFailures)
             emit(.dropped(nil, kind: .keyExchange, cause: .keyExchange("\(error)"), link: link))
         }
     }
@@ -193,12 +193,12 @@ extension MeshEngine {
                 }
             } ?? nil
         } catch {
-            if case .replay = error { links.counters.replays += 1 } else { links.counters.sealFailures += 1 }
+            if case .replay = error { links.increment(\.replays) } else { links.increment(\.sealFailures) }
             emit(.dropped(nil, kind: kind, cause: .linkSeal("\(error)"), link: link))
             return
         }
         guard let (opened, neighbour) = result else {
-            links.counters.unkeyedFrames += 1
+            links.increment(\.unkeyedFrames)
             emit(.dropped(nil, kind: kind, cause: .unkeyed, link: link))
             // The neighbour has keys and we do not: our half of the exchange was lost.
             // Open a new one (the handshake's guard interval rate-limits this).

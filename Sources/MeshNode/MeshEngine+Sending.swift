@@ -151,10 +151,10 @@ extension MeshEngine {
             case nil:
                 return false
             case .wait:
-                links.counters.creditWaits += 1
+                links.increment(\.creditWaits)
                 return true
             case .refuse:
-                links.counters.creditRefusals += 1
+                links.increment(\.creditRefusals)
                 return false
             case .send:
                 break
@@ -168,14 +168,14 @@ extension MeshEngine {
                 try state.seal(envelope, encoded: encoded ?? envelope.encoded(), now: now)
             } ?? nil
         } catch {
-            links.counters.sealFailures += 1
+            links.increment(\.sealFailures)
             return false
         }
         guard let (packet, counter, rekey) = sealed else { return false }
         let sent = sendFrames(of: packet, kindByte: envelope.kind.rawValue, on: link, now: now)
         if sent { links.withLink(link) { $0.delivery.sent(envelope, counter: counter, attempt: attempt, now: now) } }
         if rekey {
-            links.counters.rekeys += 1
+            links.increment(\.rekeys)
             startKeyExchange(on: link, now: now)
         }
         return sent
@@ -197,7 +197,7 @@ extension MeshEngine {
             else { return false }
             split = made
         } catch {
-            links.counters.splitFailures += 1
+            links.increment(\.splitFailures)
             return false
         }
         for frame in split.frames { actions.append(.send(frame, on: link)) }

@@ -14,7 +14,7 @@ extension MeshEngine {
         closeSilentNeighbours(now: now)
         for departure in neighbours.departures(now: now, grace: configuration.departureGrace) {
             offerHeldToMailbox(departure.held, departed: departure.node)
-            links.counters.departures += 1
+            links.increment(\.departures)
             emit(.neighbourDeparted(departure.node))
         }
         rekeyAgedLinks(now: now)
@@ -37,12 +37,12 @@ extension MeshEngine {
     /// Records that the transport refused a frame the engine asked it to send.
     public func recordSendFailure(_ outcome: SendOutcome, on link: LinkID) {
         guard outcome != .sent else { return }
-        links.counters.sendFailures += 1
+        links.increment(\.sendFailures)
     }
 
     private func closeStalledHandshakes(now: Duration) {
         for link in links.stalled(now: now, timeout: configuration.handshakeTimeout) {
-            links.counters.handshakeTimeouts += 1
+            links.increment(\.handshakeTimeouts)
             emit(.handshakeTimedOut(link))
             linkDown(link, now: now)
             actions.append(.disconnect(link))
@@ -65,7 +65,7 @@ extension MeshEngine {
             case .ready?, nil:
                 continue
             }
-            if links[link]?.handshakeSentAt == now { links.counters.handshakeRetries += 1 }
+            if links[link]?.handshakeSentAt == now { links.increment(\.handshakeRetries) }
         }
     }
 
@@ -78,7 +78,7 @@ extension MeshEngine {
 
     private func rekeyAgedLinks(now: Duration) {
         for link in links.dueForRekey(now: now) {
-            links.counters.rekeys += 1
+            links.increment(\.rekeys)
             startKeyExchange(on: link, now: now)
         }
     }

@@ -8,7 +8,7 @@ import MeshProtocol
 /// and performs what that means.
 struct EngineLinks {
     /// Counters of links, handshakes and seals.
-    var counters = LinkCounters()
+    private(set) var counters = LinkCounters()
     private var states: [LinkID: LinkState] = [:]
     private var reassemblers: LinkReassemblers<LinkID>
     private var admission: LinkAdmission
@@ -17,6 +17,11 @@ struct EngineLinks {
     init(fragmenterLimits: FragmenterLimits, admission limits: LinkAdmissionLimits) {
         reassemblers = LinkReassemblers(limits: fragmenterLimits)
         admission = LinkAdmission(limits: limits)
+    }
+
+    /// Adds `amount` to one of the link counters.
+    mutating func increment(_ counter: WritableKeyPath<LinkCounters, UInt64>, by amount: UInt64 = 1) {
+        counters[keyPath: counter] += amount
     }
 
     /// A link's state (a copy), or nil when there is no such link.

@@ -21,7 +21,7 @@ extension MeshEngine {
     /// that comes sooner (counted in `handshakeTimeouts` too).
     func closeLinksPastKeyDeadline(now: Duration) {
         for link in links.pastKeyDeadline(now: now) {
-            links.counters.handshakeTimeouts += 1
+            links.increment(\.handshakeTimeouts)
             emit(.handshakeTimedOut(link))
             close(link, now: now)
         }

@@ -102,7 +102,7 @@ extension MeshEngine {
                 emitDelivered(envelope, text: body.text)
             } catch {
                 budgets.penalize(sender, now: now)
-                links.counters.innerSealFailures += 1
+                links.increment(\.innerSealFailures)
                 drop(envelope, cause: .directMessage("\(error)"), from: source, counter: \.droppedUnverifiable)
             }
         }
