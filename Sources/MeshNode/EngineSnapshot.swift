@@ -41,7 +41,7 @@ public struct RemoteNodeSnapshot: Equatable, Sendable {
 extension MeshEngine {
     /// Every link, ready or not, sorted by ID.
     public func linkSnapshots() -> [LinkSnapshot] {
-        links.values.sorted { $0.info.id < $1.info.id }.map {
+        links.all.sorted { $0.info.id < $1.info.id }.map {
             LinkSnapshot(info: $0.info, phase: $0.phase, neighbour: $0.neighbour)
         }
     }
@@ -52,9 +52,9 @@ extension MeshEngine {
     /// Every neighbour, including those in their departure grace, sorted by ID.
     public func neighbourSnapshots() -> [NeighbourSnapshot] {
         let allLinks = linkSnapshots()
-        return neighbourTable.neighbours.values.sorted { $0.nodeID < $1.nodeID }.map { entry in
+        return neighbours.table.neighbours.values.sorted { $0.nodeID < $1.nodeID }.map { entry in
             NeighbourSnapshot(
-                nodeID: entry.nodeID, profile: profiles[entry.nodeID],
+                nodeID: entry.nodeID, profile: neighbours.profile(of: entry.nodeID),
                 links: allLinks.filter { entry.links[$0.info.id] != nil }, lastHeard: entry.lastHeard,
                 inGrace: entry.links.isEmpty)
         }
@@ -62,22 +62,22 @@ extension MeshEngine {
 
     /// Nodes known beyond the neighbours, nearest first.
     public func remoteNodeSnapshots() -> [RemoteNodeSnapshot] {
-        knownNodes.entries.filter { neighbourTable.neighbours[$0.key] == nil && $0.key != nodeID }
+        knownNodes.entries.filter { neighbours.table.neighbours[$0.key] == nil && $0.key != nodeID }
             .map { RemoteNodeSnapshot(nodeID: $0.key, profile: $0.value.profile, hops: $0.value.hops, lastHeard: $0.value.lastHeard) }
             .sorted { ($0.hops, $0.nodeID) < ($1.hops, $1.nodeID) }
     }
 
     /// Fragmenter counters summed over every link.
-    public var fragmenterCounters: FragmenterCounters { reassemblers.counters }
+    public var fragmenterCounters: FragmenterCounters { links.fragmenterCounters }
 
     /// Bytes held in reassembly buffers.
-    public var bufferedFragmentBytes: Int { reassemblers.bufferedBytes }
+    public var bufferedFragmentBytes: Int { links.bufferedFragmentBytes }
 
     /// Envelopes held for neighbours without a ready link.
-    public var heldMessageCount: Int { held.count }
+    public var heldMessageCount: Int { neighbours.held.count }
 
     /// Encoded bytes held for neighbours without a ready link.
-    public var heldBytes: Int { held.totalBytes }
+    public var heldBytes: Int { neighbours.held.totalBytes }
 
     /// How many message IDs the seen cache holds.
     public var seenCacheSize: Int { router.seen.size }

@@ -12,7 +12,7 @@ extension MeshEngine {
         let credit = UInt16(clamping: configuration.linkDelivery.credit)
         let packet: [UInt8]?
         do {
-            packet = try withLink(link) { (state) throws(CryptoError) in
+            packet = try links.withLink(link) { (state) throws(CryptoError) in
                 try state.withKeyed { (keyed) throws(CryptoError) in
                     let accepted = keyed.session.acceptedCounters
                     let body = LinkAcknowledgementBody(highest: accepted.highest, received: accepted.received, credit: credit)
@@ -21,13 +21,13 @@ extension MeshEngine {
                 }
             } ?? nil
         } catch {
-            linkCounters.sealFailures += 1
+            links.increment(\.sealFailures)
             return
         }
         guard let packet else { return }
-        withLink(link) { $0.delivery.acknowledgementSent() }
+        links.withLink(link) { $0.delivery.acknowledgementSent() }
         if sendFrames(of: packet, kindByte: LinkAcknowledgementBody.frameKind, on: link, now: now) {
-            linkCounters.acknowledgementsSent += 1
+            links.increment(\.acknowledgementsSent)
         }
     }
 
@@ -36,19 +36,19 @@ extension MeshEngine {
     func receiveAcknowledgement(_ packet: [UInt8], on link: LinkID, now: Duration) {
         let opened: (plaintext: [UInt8], previousKeys: Bool, sealedUpTo: UInt64, neighbour: NodeID)?
         do {
-            opened = try withLink(link) { (state) throws(CryptoError) in
+            opened = try links.withLink(link) { (state) throws(CryptoError) in
                 try state.withKeyed { (keyed) throws(CryptoError) in
                     let opened = try keyed.session.open(frameKind: LinkAcknowledgementBody.frameKind, packet: packet)
                     return (opened.plaintext, keyed.session.lastOpenUsedPreviousKey, keyed.session.lastSealedCounter, keyed.neighbour)
                 }
             } ?? nil
         } catch {
-            if case .replay = error { linkCounters.replays += 1 } else { linkCounters.sealFailures += 1 }
+            if case .replay = error { links.increment(\.replays) } else { links.increment(\.sealFailures) }
             emit(.dropped(nil, kind: nil, cause: .linkSeal("\(error)"), link: link))
             return
         }
         guard let opened else {
-            linkCounters.unkeyedFrames += 1
+            links.increment(\.unkeyedFrames)
             emit(.dropped(nil, kind: nil, cause: .unkeyed, link: link))
             startKeyExchange(on: link, now: now)
             return
@@ -61,16 +61,16 @@ extension MeshEngine {
                 throw WireError.invalidField("acknowledgement names counter \(body.highest), sealed only up to \(opened.sealedUpTo)")
             }
         } catch {
-            linkCounters.acknowledgementsMalformed += 1
+            links.increment(\.acknowledgementsMalformed)
             emit(.dropped(nil, kind: nil, cause: .acknowledgement("\(error)"), link: link))
             return
         }
-        linkCounters.acknowledgementsReceived += 1
-        neighbourTable.heard(opened.neighbour, now: now)
+        links.increment(\.acknowledgementsReceived)
+        neighbours.heard(opened.neighbour, now: now)
         // Counters of the keys before a re-key: what they carried was sent again under the new keys.
         guard !opened.previousKeys else { return }
         let announced = links[link]?.delivery.peerAcknowledges == false
-        guard let release = withLink(link, { $0.delivery.receive(body, now: now) }) else { return }
+        guard let release = links.withLink(link, { $0.delivery.receive(body, now: now) }) else { return }
         // The peer's first acknowledgement: answer it, so a peer whose announcement of ours was
         // lost learns that this end acknowledges too.
         if announced { sendAcknowledgement(on: link, now: now) }
@@ -79,11 +79,11 @@ extension MeshEngine {
 
     /// Sends what a ``LinkDelivery/Release`` asks for on `link`.
     func perform(_ release: LinkDelivery.Release, on link: LinkID, now: Duration) {
-        linkCounters.acknowledged += UInt64(release.acknowledged)
-        linkCounters.acknowledgementTimeouts += UInt64(release.timedOut)
-        linkCounters.givenUp += UInt64(release.gaveUp.count)
+        links.increment(\.acknowledged, by: UInt64(release.acknowledged))
+        links.increment(\.acknowledgementTimeouts, by: UInt64(release.timedOut))
+        links.increment(\.givenUp, by: UInt64(release.gaveUp.count))
         for resend in release.resend {
-            linkCounters.resent += 1
+            links.increment(\.resent)
             sendSealed(resend.envelope, on: link, now: now, attempt: resend.attempt, bypassingCredit: true)
         }
         for envelope in release.send {
@@ -94,31 +94,31 @@ extension MeshEngine {
     /// A data packet from the peer opened on `link`: acknowledged at once every
     /// `acknowledgeEvery` packets, else at the next tick.
     func acceptedPacket(on link: LinkID, now: Duration) {
-        if withLink(link, { $0.delivery.accepted() }) == true { sendAcknowledgement(on: link, now: now) }
+        if links.withLink(link, { $0.delivery.accepted() }) == true { sendAcknowledgement(on: link, now: now) }
     }
 
     /// Keys changed on `link`: what the old keys carried unacknowledged goes again under the new ones.
     func resendAfterRekey(on link: LinkID, now: Duration) {
-        guard let resend = withLink(link, { $0.delivery.rekeyed() }) else { return }
+        guard let resend = links.withLink(link, { $0.delivery.rekeyed() }) else { return }
         for entry in resend {
-            linkCounters.resent += 1
+            links.increment(\.resent)
             sendSealed(entry.envelope, on: link, now: now, attempt: entry.attempt, bypassingCredit: true)
         }
     }
 
     /// Every tick: acknowledgements owed, resends of what timed out, and peers that never acknowledged.
     func runLinkDelivery(now: Duration) {
-        for link in links.keys.sorted() {
+        for link in links.sortedIDs {
             guard let state = links[link], let neighbour = state.neighbour else { continue }
             if state.delivery.acknowledgementDue { sendAcknowledgement(on: link, now: now) }
-            if let release = withLink(link, { $0.delivery.tick(now: now) }), release != LinkDelivery.Release() {
+            if let release = links.withLink(link, { $0.delivery.tick(now: now) }), release != LinkDelivery.Release() {
                 perform(release, on: link, now: now)
             }
             if state.phase == .ready, configuration.linkDelivery.acknowledges, !state.delivery.peerAcknowledges, !state.delivery.reportedUnacknowledged,
                 now - (state.readyAt ?? state.openedAt) >= configuration.linkDelivery.unacknowledgedAfter
             {
-                withLink(link) { $0.delivery.reportedUnacknowledged = true }
-                linkCounters.unacknowledgedPeers += 1
+                links.withLink(link) { $0.delivery.reportedUnacknowledged = true }
+                links.increment(\.unacknowledgedPeers)
                 emit(.linkUnacknowledged(link, neighbour: neighbour))
             }
         }

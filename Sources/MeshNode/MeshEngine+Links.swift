@@ -7,7 +7,7 @@ import MeshProtocol
 extension MeshEngine {
     func linkUp(_ info: LinkInfo, now: Duration) {
         if links[info.id] != nil { linkDown(info.id, now: now) }
-        linkCounters.linksUp += 1
+        links.increment(\.linksUp)
         guard admit(info, now: now) else { return }
         var handshakeConfiguration = LinkHandshakeConfiguration(
             guardInterval: configuration.keyExchangeGuard, rekeyAfterMessages: configuration.rekeyAfterMessages,
@@ -15,52 +15,49 @@ extension MeshEngine {
         handshakeConfiguration.lossless = info.lossless
         let handshake = LinkHandshake(identity: identity, configuration: handshakeConfiguration)
         let sender = FrameSender(limits: fragmenterLimits, random: SplitMix64(seed: random.next()))
-        links[info.id] = LinkState(
+        links.open(LinkState(
             info: info, openedAt: now, handshake: handshake, sender: sender,
-            delivery: LinkDelivery(limits: configuration.linkDelivery))
+            delivery: LinkDelivery(limits: configuration.linkDelivery)))
         if info.mtuSettled || configuration.mtuExchangeWait <= .zero {
             startKeyExchange(on: info.id, now: now)
         } else {
             // Its MTU exchange is still ahead: an opening split for 20-byte frames would be many
             // writes where one does after the exchange.
-            links[info.id]?.openingDue = now + configuration.mtuExchangeWait
+            links.withLink(info.id) { $0.openingDue = now + configuration.mtuExchangeWait }
         }
     }
 
     /// A link's largest frame changed. An opening that waited for it goes now.
     func mtuChanged(_ link: LinkID, mtu: Int, now: Duration) {
         guard links[link] != nil else { return }
-        links[link]?.info.mtu = mtu
+        links.withLink(link) { $0.info.mtu = mtu }
         if links[link]?.openingDue != nil { startKeyExchange(on: link, now: now) }
     }
 
     /// Sends the openings whose wait for an MTU exchange is over.
     func sendDueOpenings(now: Duration) {
-        let due = links.values.filter { $0.openingDue.map { $0 <= now } ?? false }.map(\.info.id).sorted()
-        for link in due { startKeyExchange(on: link, now: now) }
+        for link in links.openingsDue(now: now) { startKeyExchange(on: link, now: now) }
     }
 
     func linkDown(_ link: LinkID, now: Duration) {
-        admission.removed(link)
-        guard var state = links.removeValue(forKey: link) else { return }
-        linkCounters.linksDown += 1
-        reassemblers.removeLink(link)
+        guard var state = links.remove(link) else { return }
+        links.increment(\.linksDown)
         // A peer that acknowledges named what arrived: everything else goes again (PROTOCOL.md
         // D12). Without acknowledgements, what was sent in the last resend window does.
         let recent: [Envelope]
         if state.delivery.peerAcknowledges {
             recent = state.delivery.unconfirmed()
-            linkCounters.unconfirmedAtLinkDown += UInt64(recent.count)
+            links.increment(\.unconfirmedAtLinkDown, by: UInt64(recent.count))
         } else {
             recent = state.recentSends.envelopes(sentWithin: configuration.hold.resendWindow, before: now)
         }
-        switch neighbourTable.detach(link, now: now) {
+        switch neighbours.detach(link, now: now) {
         case .stillLinked(let neighbour), .graceStarted(let neighbour):
             // Frames sent just before the link went may have gone with it: receivers drop
             // duplicates by message ID, so sending them again (or holding them) costs no user a copy.
             var resent = 0
             for envelope in recent where sendOrHold(envelope, to: neighbour, now: now) != .notSent { resent += 1 }
-            held.recordResent(resent)
+            neighbours.recordResent(resent)
         case .unknownLink:
             break
         }
@@ -74,11 +71,11 @@ extension MeshEngine {
         do {
             message = try state.handshake.start(now: now, timestamp: timestamp(at: now))
         } catch {
-            linkCounters.keyExchangeFailures += 1
-            links[link] = state
+            links.increment(\.keyExchangeFailures)
+            links.update(state)
             return
         }
-        links[link] = state
+        links.update(state)
         if let message { sendKeyExchange(message, on: link, now: now) }
     }
 
@@ -87,29 +84,18 @@ extension MeshEngine {
             kind: .keyExchange, messageID: newMessageID(), origin: nodeID, route: [nodeID],
             timestamp: timestamp(at: now), payload: message.encoded())
         kindCounters[.keyExchange].sent += 1
-        links[link]?.handshakeSentAt = now
+        links.withLink(link) { $0.handshakeSentAt = now }
         sendFrames(of: envelope.encoded(), kind: .keyExchange, on: link, now: now)
     }
 
-    /// Runs `body` on a link's state in place; nil when there is no such link. Through
-    /// `Dictionary.Values` the state is mutated where it lives: `links[link]?.mutate()` moves it
-    /// into an optional and back, and `links[link]?.field` copies all of it first (a retain and
-    /// a release of each of its references), several times per frame on the relay path.
-    func withLink<Result, Failure: Error>(
-        _ link: LinkID, _ body: (inout LinkState) throws(Failure) -> Result
-    ) throws(Failure) -> Result? {
-        guard let index = links.index(forKey: link) else { return nil }
-        return try body(&links.values[index])
-    }
-
     func frameReceived(_ frame: [UInt8], on link: LinkID, now: Duration) {
-        guard links.index(forKey: link) != nil else {
-            linkCounters.unknownLinkFrames += 1
+        guard links.contains(link) else {
+            links.increment(\.unknownLinkFrames)
             return
         }
         let result: ReassemblyResult
         do {
-            result = try reassemblers.receive(frame, on: link, now: now)
+            result = try links.reassemble(frame, on: link, now: now)
         } catch {
             emit(.dropped(nil, kind: frame.first.flatMap(MessageKind.init(rawValue:)), cause: .fragment("\(error)"), link: link))
             return
@@ -120,7 +106,7 @@ extension MeshEngine {
             return
         }
         guard let kind = MessageKind(rawValue: kindByte) else {
-            linkCounters.unknownKinds += 1
+            links.increment(\.unknownKinds)
             emit(.dropped(nil, kind: nil, cause: .unknownKind(kindByte), link: link))
             return
         }
@@ -142,17 +128,15 @@ extension MeshEngine {
             guard message.senderNodeID == envelope.origin else { throw CryptoError.originMismatch(origin: envelope.origin, expected: message.senderNodeID) }
         } catch {
             kindCounters[.keyExchange].droppedMalformed += 1
-            linkCounters.keyExchangeFailures += 1
+            links.increment(\.keyExchangeFailures)
             emit(.dropped(nil, kind: .keyExchange, cause: .keyExchange("\(error)"), link: link))
             return
         }
         let neighbour = message.senderNodeID
         guard configuration.permits(neighbour), neighbour != nodeID else {
-            linkCounters.refused += 1
+            links.increment(\.refused)
             emit(.refused(link, neighbour: neighbour))
-            admission.removed(link)
-            links[link] = nil
-            reassemblers.removeLink(link)
+            _ = links.remove(link)
             actions.append(.disconnect(link))
             return
         }
@@ -163,7 +147,7 @@ extension MeshEngine {
             state.openingDue = nil
             if let previous = state.neighbour, previous != neighbour {
                 // Another identity on the same link: start over, as on a new link.
-                _ = neighbourTable.detach(link, now: now)
+                _ = neighbours.detach(link, now: now)
                 state.keyed = nil
             }
             let firstKeys: Bool
@@ -177,12 +161,12 @@ extension MeshEngine {
             } else {
                 let session = LinkSession(keys: keys, padding: configuration.padding ? .buckets : .minimal)
                 state.stage = .awaitingProfile(KeyedLink(session: session, neighbour: neighbour, keyedAt: now))
-                admission.keyed(link, address: state.info.remoteAddress, now: now)
+                links.keyed(link, address: state.info.remoteAddress, now: now)
                 firstKeys = true
             }
-            links[link] = state
+            links.update(state)
             kindCounters[.keyExchange].delivered += 1
-            linkCounters.keyExchanges += 1
+            links.increment(\.keyExchanges)
             if let reply { sendKeyExchange(reply, on: link, now: now) }
             actions.append(.preferLink(link))
             emit(.linkKeyed(link, neighbour: neighbour))
@@ -194,7 +178,7 @@ extension MeshEngine {
             if rekeyed { resendAfterRekey(on: link, now: now) }
         } catch {
             kindCounters[.keyExchange].droppedUnverifiable += 1
-            linkCounters.keyExchangeFailures += 1
+            links.increment(\.keyExchangeFailures)
             emit(.dropped(nil, kind: .keyExchange, cause: .keyExchange("\(error)"), link: link))
         }
     }
@@ -203,18 +187,18 @@ extension MeshEngine {
         let result: (opened: (messageID: MessageID, plaintext: [UInt8]), neighbour: NodeID)?
         do {
             // In place: a copy of the link state would copy its replay window on every packet.
-            result = try withLink(link) { (state) throws(CryptoError) in
+            result = try links.withLink(link) { (state) throws(CryptoError) in
                 try state.withKeyed { (keyed) throws(CryptoError) in
                     (try keyed.session.open(kind: kind, packet: packet), keyed.neighbour)
                 }
             } ?? nil
         } catch {
-            if case .replay = error { linkCounters.replays += 1 } else { linkCounters.sealFailures += 1 }
+            if case .replay = error { links.increment(\.replays) } else { links.increment(\.sealFailures) }
             emit(.dropped(nil, kind: kind, cause: .linkSeal("\(error)"), link: link))
             return
         }
         guard let (opened, neighbour) = result else {
-            linkCounters.unkeyedFrames += 1
+            links.increment(\.unkeyedFrames)
             emit(.dropped(nil, kind: kind, cause: .unkeyed, link: link))
             // The neighbour has keys and we do not: our half of the exchange was lost.
             // Open a new one (the handshake's guard interval rate-limits this).
@@ -234,7 +218,7 @@ extension MeshEngine {
             return
         }
         kindCounters[kind].received += 1
-        neighbourTable.heard(neighbour, now: now)
+        neighbours.heard(neighbour, now: now)
         receiveEnvelope(envelope, from: neighbour, on: link, now: now)
         acceptedPacket(on: link, now: now)
     }

@@ -54,7 +54,7 @@ extension MeshEngine {
 
     /// The key-agreement key of a neighbour or known node.
     func agreementKey(of node: NodeID) -> P256PublicKey? {
-        let bytes = profiles[node]?.agreementKey ?? knownNodes.entries[node]?.agreementKey
+        let bytes = neighbours.profile(of: node)?.agreementKey ?? knownNodes.entries[node]?.agreementKey
         return bytes.flatMap { try? P256PublicKey(x963: $0) }
     }
 
@@ -84,63 +84,40 @@ extension MeshEngine {
     }
 
     /// Neighbours whose profile is verified and that have a live keyed link.
-    func readyNeighbours() -> [NodeID] {
-        neighbourTable.linkedNeighbours.filter { profiles[$0] != nil }
-    }
+    func readyNeighbours() -> [NodeID] { neighbours.ready() }
 
     /// How many neighbours `readyNeighbours()` lists (it is asked once per relay, for the
     /// scheduler): kept with the relay targets until the neighbours or profiles change.
-    func readyNeighbourCount() -> Int {
-        refreshRelayTargets()
-        return relayTargetCache.readyCount
-    }
+    func readyNeighbourCount() -> Int { neighbours.readyCount() }
 
-    /// Neighbours that messages and join notices are addressed to: the ready ones and those in
-    /// their departure grace (their copies are held), sorted by ID. Worked out again only when
-    /// the neighbours or profiles changed, not once per message.
-    func relayTargets() -> [NodeID] {
-        refreshRelayTargets()
-        return relayTargetCache.targets
-    }
-
-    private func refreshRelayTargets() {
-        let version = (neighbourTable.membershipChanges, profileChanges)
-        if let cached = relayTargetCache.version, cached == version { return }
-        var targets: [NodeID] = []
-        var ready = 0
-        for entry in neighbourTable.neighbours.values where profiles[entry.nodeID] != nil {
-            targets.append(entry.nodeID)
-            if !entry.links.isEmpty { ready += 1 }
-        }
-        targets.sort()
-        relayTargetCache = RelayTargetCache(version: version, targets: targets, readyCount: ready)
-    }
+    /// Neighbours that messages and join notices are addressed to (``Neighbours/relayTargets()``).
+    func relayTargets() -> [NodeID] { neighbours.relayTargets() }
 
     /// Sends an envelope to a neighbour on its best link, or holds it while the neighbour has
     /// no ready link (inside its departure grace).
     /// `encoded` is `envelope.encoded()` when the caller has it (one relay goes to several
     /// neighbours: it is encoded once).
     func sendOrHold(_ envelope: Envelope, to neighbour: NodeID, now: Duration, encoded: [UInt8]? = nil) -> NeighbourDelivery {
-        if let link = neighbourTable.bestLink(to: neighbour) {
-            return sendEnvelope(envelope, on: link, now: now, encoded: encoded) ? .sent : .notSent
+        switch neighbours.route(envelope, to: neighbour, now: now) {
+        case .link(let link): sendEnvelope(envelope, on: link, now: now, encoded: encoded) ? .sent : .notSent
+        case .held: .held
+        case .nowhere: .notSent
         }
-        guard envelope.kind == .message || envelope.kind == .joinNotice else { return .notSent }
-        return held.hold(envelope, for: neighbour, now: now) ? .held : .notSent
     }
 
     /// Sends what was held for `neighbour` now that it has a ready link again.
     func releaseHeld(for neighbour: NodeID, now: Duration) {
         var sent = 0
-        for envelope in held.release(for: neighbour, now: now) where sendEnvelope(envelope, to: neighbour, now: now) {
+        for envelope in neighbours.release(for: neighbour, now: now) where sendEnvelope(envelope, to: neighbour, now: now) {
             sent += 1
         }
-        held.recordSentLate(sent)
+        neighbours.recordSentLate(sent)
     }
 
     /// Seals and sends an envelope to a neighbour on its best link; false when it has none.
     @discardableResult
     func sendEnvelope(_ envelope: Envelope, to neighbour: NodeID, now: Duration) -> Bool {
-        guard let link = neighbourTable.bestLink(to: neighbour) else { return false }
+        guard let link = neighbours.bestLink(to: neighbour) else { return false }
         return sendEnvelope(envelope, on: link, now: now)
     }
 
@@ -157,7 +134,7 @@ extension MeshEngine {
         let limit = configuration.hold.messagesPerNeighbour
         guard window > .zero, limit > 0 else { return }
         // A peer that acknowledges tells exactly what went missing (PROTOCOL.md D12).
-        withLink(link) { if !$0.delivery.peerAcknowledges { $0.noteRecentSend(envelope, now: now, window: window, limit: limit) } }
+        links.withLink(link) { if !$0.delivery.peerAcknowledges { $0.noteRecentSend(envelope, now: now, window: window, limit: limit) } }
     }
 
     /// Seals an envelope with a link's key and sends its frames. On a link whose peer acknowledges
@@ -170,14 +147,14 @@ extension MeshEngine {
         bypassingCredit: Bool = false
     ) -> Bool {
         if !bypassingCredit {
-            switch withLink(link, { $0.delivery.decide(envelope) }) {
+            switch links.withLink(link, { $0.delivery.decide(envelope) }) {
             case nil:
                 return false
             case .wait:
-                linkCounters.creditWaits += 1
+                links.increment(\.creditWaits)
                 return true
             case .refuse:
-                linkCounters.creditRefusals += 1
+                links.increment(\.creditRefusals)
                 return false
             case .send:
                 break
@@ -187,18 +164,18 @@ extension MeshEngine {
         // its references, and mutating the copy copied its replay window and held transfer IDs.
         let sealed: (packet: [UInt8], counter: UInt64, rekey: Bool)?
         do {
-            sealed = try withLink(link) { (state) throws(CryptoError) in
+            sealed = try links.withLink(link) { (state) throws(CryptoError) in
                 try state.seal(envelope, encoded: encoded ?? envelope.encoded(), now: now)
             } ?? nil
         } catch {
-            linkCounters.sealFailures += 1
+            links.increment(\.sealFailures)
             return false
         }
         guard let (packet, counter, rekey) = sealed else { return false }
         let sent = sendFrames(of: packet, kindByte: envelope.kind.rawValue, on: link, now: now)
-        if sent { withLink(link) { $0.delivery.sent(envelope, counter: counter, attempt: attempt, now: now) } }
+        if sent { links.withLink(link) { $0.delivery.sent(envelope, counter: counter, attempt: attempt, now: now) } }
         if rekey {
-            linkCounters.rekeys += 1
+            links.increment(\.rekeys)
             startKeyExchange(on: link, now: now)
         }
         return sent
@@ -216,11 +193,11 @@ extension MeshEngine {
         let split: SplitMessage
         do {
             // In place (see sendSealed).
-            guard let made = try withLink(link, { (state) throws(SplitError) in try state.split(message, kindByte: kindByte, now: now) })
+            guard let made = try links.withLink(link, { (state) throws(SplitError) in try state.split(message, kindByte: kindByte, now: now) })
             else { return false }
             split = made
         } catch {
-            linkCounters.splitFailures += 1
+            links.increment(\.splitFailures)
             return false
         }
         for frame in split.frames { actions.append(.send(frame, on: link)) }
@@ -235,8 +212,8 @@ extension MeshEngine {
             payload: profile.encoded())
         guard (try? EnvelopeSigner.sign(&envelope, with: identity)) != nil else { return }
         if sendSealed(envelope, on: link, now: now) {
-            links[link]?.keyed?.profileSent = true
-            links[link]?.handshakeSentAt = now
+            links.withLink(link) { $0.keyed?.profileSent = true }
+            links.withLink(link) { $0.handshakeSentAt = now }
             kindCounters[.profile].sent += 1
         }
     }
@@ -246,7 +223,7 @@ extension MeshEngine {
         guard let state = links[link], state.keyed != nil,
             now - state.handshakeSentAt >= configuration.keyExchangeGuard
         else { return }
-        links[link]?.keyed?.profileSent = false
+        links.withLink(link) { $0.keyed?.profileSent = false }
         sendProfile(on: link, now: now)
     }
 

@@ -12,11 +12,10 @@ extension MeshEngine {
         sendDueOpenings(now: now)
         retryHandshakes(now: now)
         closeSilentNeighbours(now: now)
-        for node in neighbourTable.departures(now: now, grace: configuration.departureGrace) {
-            profiles[node] = nil
-            offerHeldToMailbox(held.discard(for: node), departed: node)
-            linkCounters.departures += 1
-            emit(.neighbourDeparted(node))
+        for departure in neighbours.departures(now: now, grace: configuration.departureGrace) {
+            offerHeldToMailbox(departure.held, departed: departure.node)
+            links.increment(\.departures)
+            emit(.neighbourDeparted(departure.node))
         }
         rekeyAgedLinks(now: now)
         runLinkDelivery(now: now)
@@ -25,12 +24,12 @@ extension MeshEngine {
         flushRelays(now: now)
         sendDueAnswers(now: now)
         runLookupTimers(now: now)
-        reassemblers.expire(now: now)
-        held.expire(now: now)
+        links.expireTransfers(now: now)
+        neighbours.expireHeld(now: now)
         knownNodes.expire(now: now)
-        deliveries.removeExpired(now: timestamp(at: now))
-        if budgets.count > neighbourTable.neighbours.count + links.count {
-            budgets.keep(only: Set(neighbourTable.neighbours.keys).union(links.values.compactMap(\.neighbour)))
+        mailbox.removeExpired(meshNow: timestamp(at: now))
+        if budgets.count > neighbours.table.neighbours.count + links.count {
+            budgets.keep(only: Set(neighbours.table.neighbours.keys).union(links.neighbours))
         }
         return takeActions()
     }
@@ -38,15 +37,12 @@ extension MeshEngine {
     /// Records that the transport refused a frame the engine asked it to send.
     public func recordSendFailure(_ outcome: SendOutcome, on link: LinkID) {
         guard outcome != .sent else { return }
-        linkCounters.sendFailures += 1
+        links.increment(\.sendFailures)
     }
 
     private func closeStalledHandshakes(now: Duration) {
-        let stalled = links.values.filter {
-            $0.phase != .ready && now - $0.openedAt >= configuration.handshakeTimeout
-        }.map(\.info.id).sorted()
-        for link in stalled {
-            linkCounters.handshakeTimeouts += 1
+        for link in links.stalled(now: now, timeout: configuration.handshakeTimeout) {
+            links.increment(\.handshakeTimeouts)
             emit(.handshakeTimedOut(link))
             linkDown(link, now: now)
             actions.append(.disconnect(link))
@@ -57,10 +53,7 @@ extension MeshEngine {
     /// end last sent one: a lost key exchange or profile (UDP) would otherwise hold the link
     /// until the handshake timeout closes it. A lossless link (BLE) repeats only its profile.
     private func retryHandshakes(now: Duration) {
-        let waiting = links.values.filter {
-            $0.phase != .ready && $0.openingDue == nil && now - $0.handshakeSentAt >= configuration.keyExchangeGuard
-        }.map(\.info.id).sorted()
-        for link in waiting {
+        for link in links.awaitingRetry(now: now, interval: configuration.keyExchangeGuard) {
             switch links[link]?.phase {
             case .keyExchange?:
                 // A lossless link lost nothing: our opening is still on its way (a slow radio).
@@ -72,27 +65,20 @@ extension MeshEngine {
             case .ready?, nil:
                 continue
             }
-            if links[link]?.handshakeSentAt == now { linkCounters.handshakeRetries += 1 }
+            if links[link]?.handshakeSentAt == now { links.increment(\.handshakeRetries) }
         }
     }
 
     private func closeSilentNeighbours(now: Duration) {
-        for node in neighbourTable.silent(now: now, grace: configuration.departureGrace) {
-            let nodeLinks = neighbourTable.neighbours[node].map { Array($0.links.keys).sorted() } ?? []
-            for link in nodeLinks {
-                linkDown(link, now: now)
-                actions.append(.disconnect(link))
-            }
+        for link in neighbours.silentLinks(now: now, grace: configuration.departureGrace) {
+            linkDown(link, now: now)
+            actions.append(.disconnect(link))
         }
     }
 
     private func rekeyAgedLinks(now: Duration) {
-        let aged = links.values.filter { state in
-            guard let keyed = state.keyed else { return false }
-            return state.handshake.needsRekey(messagesSent: keyed.session.messagesSent, now: now)
-        }.map(\.info.id).sorted()
-        for link in aged {
-            linkCounters.rekeys += 1
+        for link in links.dueForRekey(now: now) {
+            links.increment(\.rekeys)
             startKeyExchange(on: link, now: now)
         }
     }

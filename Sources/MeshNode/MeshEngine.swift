@@ -18,50 +18,30 @@ public final class MeshEngine {
     /// Counters per message kind.
     public internal(set) var kindCounters = FloodCounters()
     /// Counters of links, handshakes and seals.
-    public internal(set) var linkCounters = LinkCounters()
+    public var linkCounters: LinkCounters { links.counters }
 
     var router: FloodRouter
     var scheduler: any RelayScheduler
-    var neighbourTable = NeighbourTable()
-    var links: [LinkID: LinkState] = [:]
-    var reassemblers: LinkReassemblers<LinkID>
+    /// Neighbours, their profiles and what is held for them.
+    var neighbours: Neighbours
+    /// Links, their handshakes, keys and reassembly, and link admission.
+    var links: EngineLinks
     var knownNodes: KnownNodes
     var budgets: NeighbourBudgets
-    var held: HoldQueue
     var recentJoins = RecentJoinNotices()
-    lazy var admission = LinkAdmission(limits: configuration.admission)
-    var profiles: [NodeID: Profile] = [:] {
-        didSet { profileChanges &+= 1 }
-    }
-    /// Counts changes of `profiles` (see `RelayTargetCache`).
-    var profileChanges: UInt64 = 0
-    var relayTargetCache = RelayTargetCache()
     var random: any RandomNumberGenerator & Sendable
     let fragmenterLimits: FragmenterLimits
-    let wallClockAtZero: UInt64
+    /// The wall clock at engine time zero and mesh time (docs/PROTOCOL.md Part C, "Mesh time").
+    var time: MeshTime
     var pacing: AnnouncementPacing
     var actions: [EngineAction] = []
     var originKeys = OriginKeyCache()
-    /// Whether and when this node answers key requests (docs/PROTOCOL.md Part H).
-    var answerPlanner: KeyAnswerPlanner
-    /// Key lookups this node started, with the messages waiting for their keys.
-    var lookups: PendingLookups
-    /// The neighbour each relayed key request came from, for its answers.
-    var reversePaths = ReversePaths(capacity: 1024, lifetime: .seconds(30))
-    /// The key requests this gateway published to the bridge, for the answers it lets in.
-    var publishedRequests = PublishedRequests(capacity: 1024, lifetime: .seconds(30))
-    /// Signed profiles this node can hand on in key answers.
-    var signedProfiles: SignedProfiles
-    /// A gateway's relays of broker copies, held before they go to its radio neighbours (Part F, F4).
-    var bridgeHold: BridgeRelayHold
-    /// What the requesting side of key lookup did.
-    var lookupRequesterCounters = KeyLookupCounters()
-    /// Mesh time learned from the neighbours (docs/PROTOCOL.md Part C, "Mesh time").
-    public internal(set) var clock = MeshClock()
-    /// Direct messages delivered here, remembered for the mailbox horizon (PROTOCOL.md Part G).
-    var deliveries: DirectDeliveryMemory
-    /// Own direct messages a mailbox's copy brought back and this node passed to their recipient.
-    var passedBack: Set<MessageID> = []
+    /// Key lookup: own lookups, answers to others, ways back, signed profiles (docs/PROTOCOL.md Part H).
+    var lookup: KeyLookup
+    /// What a gateway does at the MQTT bridge (Part F).
+    var bridge: BridgePolicy
+    /// The mailbox side: deliveries remembered, own messages passed back, deposits (Part G).
+    var mailbox: MailboxPolicy
     /// Set only through the `@_spi(Benchmark)` seam (BenchmarkSeam.swift); false in production.
     var skipsSignatureChecksForBenchmark = false
 
@@ -80,14 +60,12 @@ public final class MeshEngine {
         self.identity = identity
         self.configuration = configuration
         self.fragmenterLimits = fragmenterLimits
-        self.wallClockAtZero = wallClockAtZero
+        self.time = MeshTime(wallClockAtZero: wallClockAtZero)
         self.random = random
         // Drawn from a copy: the engine's own sequence (message IDs, relay delays) is unchanged.
         var lookupSeedSource = random
-        self.answerPlanner = KeyAnswerPlanner(limits: configuration.lookup, seed: lookupSeedSource.next() ^ 0x4B45_594C_4F4F_4B55)
-        self.lookups = PendingLookups(limits: configuration.lookup)
-        self.signedProfiles = SignedProfiles(capacity: configuration.maxKnownNodes)
-        self.bridgeHold = BridgeRelayHold(hold: configuration.bridgeRelayHold)
+        self.lookup = KeyLookup(configuration, seed: lookupSeedSource.next() ^ 0x4B45_594C_4F4F_4B55)
+        self.bridge = BridgePolicy(configuration)
         self.router = FloodRouter(
             localNode: identity.nodeID, hopLimits: configuration.hopLimits,
             seen: SeenCache(capacity: configuration.seenCapacity, lifetime: configuration.seenLifetime),
@@ -103,20 +81,18 @@ public final class MeshEngine {
             self.scheduler = ManagedRelayScheduler(parameters: parameters, random: SplitMix64(seed: seedSource.next()))
             self.random = seedSource
         }
-        self.reassemblers = LinkReassemblers(limits: fragmenterLimits)
-        self.held = HoldQueue(limits: configuration.hold)
+        self.links = EngineLinks(fragmenterLimits: fragmenterLimits, admission: configuration.admission)
+        self.neighbours = Neighbours(hold: configuration.hold)
         self.pacing = AnnouncementPacing(configuration)
         self.knownNodes = KnownNodes(
             capacity: configuration.maxKnownNodes, perNeighbour: configuration.maxKnownNodesPerNeighbour,
             lifetime: configuration.knownNodeLifetime)
         self.budgets = NeighbourBudgets(limits: configuration.budgets)
-        self.deliveries = DirectDeliveryMemory(
-            skewMilliseconds: UInt64(max(0, configuration.freshness.maxClockSkew.components.seconds)) * 1000,
-            vouchedSince: wallClockAtZero)
+        self.mailbox = MailboxPolicy(configuration, wallClockAtZero: wallClockAtZero)
     }
 
     /// Counters of envelopes held for neighbours without a ready link.
-    public var holdCounters: HoldCounters { held.counters }
+    public var holdCounters: HoldCounters { neighbours.held.counters }
 
     /// This node's ID.
     public var nodeID: NodeID { identity.nodeID }
@@ -135,12 +111,12 @@ public final class MeshEngine {
     /// When the relay scheduler next has a relay due, or nil when it holds none. Owners that
     /// tick more coarsely than relays are delayed call ``sendDueRelays(now:)`` at this time.
     public var nextRelayDue: Duration? {
-        [scheduler.nextDue, answerPlanner.nextDue, bridgeHold.nextDue].compactMap { $0 }.min()
+        [scheduler.nextDue, lookup.nextDue, bridge.relayHold.nextDue].compactMap { $0 }.min()
     }
 
     /// What a gateway's hold of broker copies did (docs/PROTOCOL.md F4; `relay` group's `bridged_*`).
     public var bridgeHoldCounters: [String: UInt64] {
-        let counters = bridgeHold.counters
+        let counters = bridge.relayHold.counters
         return [
             "bridged_held": counters.bridgedHeld, "bridged_skipped": counters.bridgedSkipped,
             "bridged_cancelled": counters.bridgedCancelled, "bridged_overflow": counters.bridgedOverflow,
@@ -167,7 +143,7 @@ public final class MeshEngine {
         case .linkUp(let info): linkUp(info, now: now)
         case .linkDown(let link, _): linkDown(link, now: now)
         case .mtuChanged(let link, let mtu): mtuChanged(link, mtu: mtu, now: now)
-        case .rssiChanged(let link, let rssi): links[link]?.info.rssi = rssi
+        case .rssiChanged(let link, let rssi): links.withLink(link) { $0.info.rssi = rssi }
         case .frameReceived(let link, let frame): frameReceived(frame, on: link, now: now)
         }
         return takeActions()
@@ -180,22 +156,25 @@ public final class MeshEngine {
 
     func emit(_ event: EngineEvent) { actions.append(.event(event)) }
 
-    /// The local wall clock at engine time `now`, in milliseconds since the Unix epoch.
-    func localWall(at now: Duration) -> UInt64 {
-        let (seconds, attoseconds) = now.components
-        return wallClockAtZero &+ UInt64(max(0, seconds)) &* 1000 &+ UInt64(max(0, attoseconds) / 1_000_000_000_000_000)
+    /// Mesh time learned from the neighbours (docs/PROTOCOL.md Part C, "Mesh time").
+    public internal(set) var clock: MeshClock {
+        get { time.clock }
+        set { time.replace(newValue) }
     }
 
-    /// Mesh time at `now`: what this node stamps on what it sends.
-    func timestamp(at now: Duration) -> UInt64 { clock.meshTime(localWall: localWall(at: now)) }
+    /// Milliseconds since the Unix epoch at engine time zero.
+    var wallClockAtZero: UInt64 { time.wallClockAtZero }
 
-    /// Counts a neighbour's own authenticated timestamp (hops 0, origin = the neighbour) as its
-    /// vote on mesh time, and reports a first or large change of the estimate.
+    /// The local wall clock at engine time `now`, in milliseconds since the Unix epoch.
+    func localWall(at now: Duration) -> UInt64 { time.localWall(at: now) }
+
+    /// Mesh time at `now`: what this node stamps on what it sends.
+    func timestamp(at now: Duration) -> UInt64 { time.timestamp(at: now) }
+
+    /// Counts a neighbour's own timestamp as its vote on mesh time (``MeshTime/hear(_:from:now:)``)
+    /// and reports a first or large change of the estimate.
     func hearClock(_ envelope: Envelope, from sender: NodeID, now: Duration) {
-        guard envelope.origin == sender, envelope.hops == 0 else { return }
-        if let change = clock.observe(sender, timestamp: envelope.timestamp, localWall: localWall(at: now), now: now) {
-            emit(.meshClock(change))
-        }
+        if let change = time.hear(envelope, from: sender, now: now) { emit(.meshClock(change)) }
     }
 
     func newMessageID() -> MessageID { MessageID(random: &random) }

@@ -59,16 +59,9 @@ extension MeshEngine {
         router.takeNewlySeen().map { SeenCacheSnapshot.Entry(messageID: $0.messageID, expiresAt: wallTime(of: $0.expiresAt)) }
     }
 
-    /// The wall-clock time, in milliseconds since the Unix epoch, of an engine time (which may
-    /// lie before the engine started).
-    func wallTime(of time: Duration) -> UInt64 {
-        let (seconds, attoseconds) = time.components
-        let milliseconds = seconds &* 1000 &+ attoseconds / 1_000_000_000_000_000
-        return UInt64(clamping: Int64(clamping: wallClockAtZero) &+ milliseconds)
-    }
+    /// The wall-clock time, in milliseconds since the Unix epoch, of an engine time.
+    func wallTime(of time: Duration) -> UInt64 { self.time.wallTime(of: time) }
 
     /// The engine time of a wall-clock time in milliseconds since the Unix epoch.
-    func engineTime(ofWall milliseconds: UInt64) -> Duration {
-        .milliseconds(Int64(clamping: milliseconds) &- Int64(clamping: wallClockAtZero))
-    }
+    func engineTime(ofWall milliseconds: UInt64) -> Duration { time.engineTime(ofWall: milliseconds) }
 }

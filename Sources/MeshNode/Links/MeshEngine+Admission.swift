@@ -2,12 +2,12 @@ import MeshLink
 
 extension MeshEngine {
     /// Counters of link admission: budgets, evictions and key deadlines.
-    public var admissionCounters: AdmissionCounters { admission.counters }
+    public var admissionCounters: AdmissionCounters { links.admissionCounters }
 
     /// Applies `LinkAdmission` to a new link: closes what it evicts, and the link itself if refused.
     /// Returns whether the link may start its handshake.
     func admit(_ info: LinkInfo, now: Duration) -> Bool {
-        switch admission.admit(info.id, address: info.remoteAddress, now: now) {
+        switch links.admit(info, now: now) {
         case .refuse:
             actions.append(.disconnect(info.id))
             return false
@@ -20,8 +20,8 @@ extension MeshEngine {
     /// Closes strangers' links that have no link keys by the key deadline: a handshake timeout
     /// that comes sooner (counted in `handshakeTimeouts` too).
     func closeLinksPastKeyDeadline(now: Duration) {
-        for link in admission.overdue(now: now) {
-            linkCounters.handshakeTimeouts += 1
+        for link in links.pastKeyDeadline(now: now) {
+            links.increment(\.handshakeTimeouts)
             emit(.handshakeTimedOut(link))
             close(link, now: now)
         }

@@ -67,12 +67,7 @@ struct LinkDelivery {
     /// The kinds whose packets are tracked, held for credit and sent again: those a receiver
     /// drops a second copy of by message ID (PROTOCOL.md D12). Profiles and heartbeats have
     /// their own repeats.
-    static func tracks(_ kind: MessageKind) -> Bool {
-        switch kind {
-        case .message, .joinNotice, .keyRequest, .keyAnswer: true
-        case .profile, .heartbeat, .keyExchange: false
-        }
-    }
+    static func tracks(_ kind: MessageKind) -> Bool { kind.isFlooded }
 
     /// Envelopes waiting for credit.
     var waitingCount: Int { waiting.count - waitingHead }

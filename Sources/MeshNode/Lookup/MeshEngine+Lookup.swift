@@ -4,31 +4,15 @@ import MeshProtocol
 
 extension MeshEngine {
     /// What key lookup did, as this node's requests and as its answers to others.
-    public var lookupCounters: KeyLookupCounters {
-        var merged = answerPlanner.counters
-        let own = lookupRequesterCounters
-        merged.started = own.started
-        merged.found = own.found
-        merged.timedOut = own.timedOut
-        merged.refusedFull = own.refusedFull
-        merged.retries = own.retries
-        merged.messagesSentAfterLookup = own.messagesSentAfterLookup
-        merged.messagesDropped = own.messagesDropped
-        merged.messagesCancelled = own.messagesCancelled
-        merged.bridgedAnswersUnrequested = own.bridgedAnswersUnrequested
-        merged.answersUnrequested = own.answersUnrequested
-        return merged
-    }
+    public var lookupCounters: KeyLookupCounters { lookup.counters }
 
     /// Lookups in flight and messages waiting for keys.
-    public var pendingLookups: PendingLookups { lookups }
+    public var pendingLookups: PendingLookups { lookup.pending }
 
     /// Takes a message waiting in memory for a key out, so it is never sent (`relayctl cancel`);
     /// nil when none waits with this ID.
     public func cancelWaiting(_ messageID: MessageID) -> (target: NodeID, message: PendingLookups.WaitingMessage)? {
-        guard let cancelled = lookups.cancel(messageID) else { return nil }
-        lookupRequesterCounters.messagesCancelled += 1
-        return cancelled
+        lookup.cancel(messageID)
     }
 
     /// True when a direct message to `node` can be sealed now (its key-agreement key is known).
@@ -52,8 +36,8 @@ extension MeshEngine {
         guard text.utf8.count <= ChatBody.maxTextLength else { throw .textTooLong(text.utf8.count) }
         guard !relayTargets().isEmpty else { throw .noNeighbours }
         let messageID = newMessageID()
-        guard startLookup(destination, now: now) != .full, lookups.enqueue(text, id: messageID, for: destination) else {
-            lookupRequesterCounters.messagesDropped += 1
+        guard startLookup(destination, now: now) != .full, lookup.enqueue(text, id: messageID, for: destination) else {
+            lookup.countDropped()
             throw .lookupsFull
         }
         return (.waitingForKey(messageID), takeActions())
@@ -61,16 +45,8 @@ extension MeshEngine {
 
     private func startLookup(_ target: NodeID, now: Duration) -> PendingLookups.Start {
         let tag = random.next()
-        let start = lookups.start(target, tag: tag, now: now)
-        switch start {
-        case .started:
-            lookupRequesterCounters.started += 1
-            sendKeyRequest(for: target, tag: tag, now: now)
-        case .joined:
-            break
-        case .full:
-            lookupRequesterCounters.refusedFull += 1
-        }
+        let start = lookup.start(target, tag: tag, now: now)
+        if start == .started { sendKeyRequest(for: target, tag: tag, now: now) }
         return start
     }
 
@@ -83,14 +59,11 @@ extension MeshEngine {
 
     /// Retries lookups whose interval passed and ends those that timed out (from `tick`).
     func runLookupTimers(now: Duration) {
-        for (target, tag) in lookups.retries(now: now, newTag: { random.next() }) {
-            lookupRequesterCounters.retries += 1
+        for (target, tag) in lookup.retries(now: now, newTag: { random.next() }) {
             sendKeyRequest(for: target, tag: tag, now: now)
         }
-        for lookup in lookups.expired(now: now) {
-            lookupRequesterCounters.timedOut += 1
-            lookupRequesterCounters.messagesDropped += UInt64(lookup.messages.count)
-            emit(.lookupFailed(lookup.target, droppedMessages: lookup.messages.count))
+        for ended in lookup.expired(now: now) {
+            emit(.lookupFailed(ended.target, droppedMessages: ended.messages.count))
         }
     }
 
@@ -100,13 +73,13 @@ extension MeshEngine {
         let holder: KeyAnswerPlanner.Holder
         if body.target == nodeID {
             holder = .target
-        } else if isKnown(body.target), signedProfiles.envelope(of: body.target) != nil {
+        } else if isKnown(body.target), lookup.signedProfile(of: body.target) != nil {
             holder = .cached
         } else {
             holder = .none
         }
         let request = KeyRequestKey(requester: envelope.origin, tag: body.tag)
-        return answerPlanner.consider(request, target: body.target, from: source, holder: holder, now: now).relay
+        return lookup.consider(request, target: body.target, from: source, holder: holder, now: now)
     }
 
     /// Learns from a verified answer, cancels our own answer to the same request, and ends our
@@ -116,33 +89,28 @@ extension MeshEngine {
     func hearKeyAnswer(_ envelope: Envelope, body: KeyAnswerBody, profile: Profile, signed: Envelope, via sender: NodeID, now: Duration) {
         guard let requester = envelope.destination else { return }
         let request = KeyRequestKey(requester: requester, tag: body.tag)
-        answerPlanner.heardAnswer(request)
-        let waiting = requester == nodeID && lookups.lookups[profile.nodeID] != nil
-        if !waiting, requester == nodeID || reversePaths.source(for: request, now: now) == nil {
-            lookupRequesterCounters.answersUnrequested += 1
-        }
+        let waiting = lookup.heardAnswer(request, target: profile.nodeID, localNode: nodeID, now: now)
         guard requester == nodeID else { return }
         kindCounters[.keyAnswer].delivered += 1
         guard waiting else { return }
         // The answerer's distance, plus one when it is not the target (an estimate).
         let hops = envelope.hops &+ (envelope.origin == profile.nodeID ? 1 : 2)
-        signedProfiles.store(signed, of: profile.nodeID)
-        if profiles[profile.nodeID] == nil {
+        lookup.keepSignedProfile(signed, of: profile.nodeID)
+        if neighbours.profile(of: profile.nodeID) == nil {
             knownNodes.record(profile.nodeID, entry: KnownNodes.Entry(
                 profile: profile, agreementKey: profile.agreementKey, signingKey: profile.signingKey,
                 hops: knownNodes.entries[profile.nodeID]?.hops ?? hops, lastHeard: now), via: sender)
         }
-        guard let lookup = lookups.resolve(profile.nodeID) else { return }
-        lookupRequesterCounters.found += 1
+        guard let resolved = lookup.resolve(profile.nodeID) else { return }
         emit(.keyFound(profile, hops: hops))
-        for waiting in lookup.messages {
+        for waiting in resolved.messages {
             guard let (sent, actions) = try? send(text: waiting.text, to: profile.nodeID, messageID: waiting.messageID, now: now) else {
-                lookupRequesterCounters.messagesDropped += 1
+                lookup.countDropped()
                 continue
             }
             // `send` hands back every action taken so far (this turn's relays too): keep them all.
             self.actions = actions
-            lookupRequesterCounters.messagesSentAfterLookup += 1
+            lookup.countSentAfterLookup()
             emit(.sentAfterLookup(profile.nodeID, sent))
         }
     }
@@ -151,7 +119,7 @@ extension MeshEngine {
     /// request and the neighbour is still a target; else unchanged (every step-9 target).
     func backTheWayItCame(_ plan: RelayPlan, tag: UInt64, now: Duration) -> RelayPlan {
         guard let requester = plan.envelope.destination,
-            let back = reversePaths.neighbour(for: KeyRequestKey(requester: requester, tag: tag), now: now),
+            let back = lookup.neighbour(of: KeyRequestKey(requester: requester, tag: tag), now: now),
             plan.targets.contains(back)
         else { return plan }
         return RelayPlan(envelope: plan.envelope, targets: [back])
@@ -159,7 +127,7 @@ extension MeshEngine {
 
     /// Sends every scheduled answer that is due.
     func sendDueAnswers(now: Duration) {
-        for answer in answerPlanner.due(now: now) {
+        for answer in lookup.dueAnswers(now: now) {
             guard let signed = answerEnvelope(for: answer.target, now: now) else { continue }
             let body = KeyAnswerBody(tag: answer.request.tag, target: answer.target, profileEnvelope: signed.encoded())
             let envelope = Envelope(
@@ -167,7 +135,7 @@ extension MeshEngine {
                 route: [nodeID], timestamp: timestamp(at: now), payload: body.encoded())
             // Back the way the request came: to the bridge alone, to that neighbour alone, or (no
             // memory of it) to every neighbour and the bridge.
-            switch reversePaths.source(for: answer.request, now: now) {
+            switch lookup.source(of: answer.request, now: now) {
             case .bridge:
                 router.recordOriginated(envelope.messageID, now: now)
                 uplink(envelope, now: now)
@@ -181,13 +149,13 @@ extension MeshEngine {
 
     /// Remembers a verified profile or join notice envelope for later answers.
     func keepSignedProfile(_ envelope: Envelope, of node: NodeID) {
-        signedProfiles.store(envelope, of: node)
+        lookup.keepSignedProfile(envelope, of: node)
     }
 
     /// The signed profile envelope an answer about `target` carries: a fresh one of our own,
     /// or the one we hold while we still know the target.
     private func answerEnvelope(for target: NodeID, now: Duration) -> Envelope? {
-        guard target == nodeID else { return isKnown(target) ? signedProfiles.envelope(of: target) : nil }
+        guard target == nodeID else { return isKnown(target) ? lookup.signedProfile(of: target) : nil }
         var envelope = Envelope(
             kind: .profile, messageID: newMessageID(), origin: nodeID, route: [nodeID], timestamp: timestamp(at: now),
             payload: profile.encoded())
@@ -196,6 +164,6 @@ extension MeshEngine {
     }
 
     private func isKnown(_ node: NodeID) -> Bool {
-        profiles[node] != nil || knownNodes.entries[node]?.profile != nil
+        neighbours.profile(of: node) != nil || knownNodes.entries[node]?.profile != nil
     }
 }
