@@ -148,6 +148,8 @@ if [ ! -e "$dir/base.img.ready" ]; then
   root=$dir/root
   rm -rf "$root/usr/lib/modules"; mkdir -p "$root/usr/lib/modules"
   cp -a "$dir/kernel/usr/lib/modules/$kver" "$root/usr/lib/modules/"
+  # debootstrap --foreign may leave /proc a symlink to the host's /proc.
+  if [ -L "$root/proc" ]; then rm "$root/proc"; mkdir "$root/proc"; fi
   echo meshnode-arm64 > "$root/etc/hostname"
   echo '/dev/vda / ext4 rw,errors=remount-ro 0 1' > "$root/etc/fstab"
   cat > "$root/meshnode-second-stage" <<'EOF'
@@ -156,6 +158,7 @@ export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 mount -t proc proc /proc; mount -t sysfs sysfs /sys
 echo "second stage: start at $(cut -d' ' -f1 /proc/uptime) s"
 if /debootstrap/debootstrap --second-stage; then
+  mountpoint -q /proc || mount -t proc proc /proc
   echo "second stage: done at $(cut -d' ' -f1 /proc/uptime) s"
   echo "MESHNODE-SECOND-STAGE-OK"
 else
@@ -163,7 +166,9 @@ else
   echo "MESHNODE-SECOND-STAGE-FAILED"
 fi
 rm -f /meshnode-second-stage
-sync; mount -o remount,ro /; echo o > /proc/sysrq-trigger; sleep 60
+# (debootstrap unmounts /proc on its way out.)
+mountpoint -q /proc || mount -t proc proc /proc
+sync; mount -o remount,ro / 2> /dev/null; echo o > /proc/sysrq-trigger; sleep 60
 EOF
   chmod 0755 "$root/meshnode-second-stage"
   # The unit each test boot starts (systemd.wants= on its cmdline): the guest script on the second disk.
@@ -178,7 +183,7 @@ StandardOutput=journal+console
 StandardError=journal+console
 EOF
   rm -f "$dir/base.img"
-  mkfs.ext4 -q -L meshnode-root -d "$root" "$dir/base.img" 3G
+  mkfs.ext4 -q -L meshnode-root -d "$root" "$dir/base.img" 3G > /dev/null
   step "second stage in the VM (log: $dir/run/second-stage.log)"
   : > "$dir/run/second-stage.log"
   vm "$dir/run/second-stage.log" 5400 -drive "file=$dir/base.img,format=raw,if=virtio" \
@@ -225,22 +230,23 @@ grep -qE 'waiting for (bluetoothd|adapter)' <<< "$status" && say "relayctl statu
   || fail "relayctl status did not say 'waiting for bluetoothd' or 'waiting for adapter'"
 [ "$(prop NRestarts)" = 0 ] || fail "NRestarts $(prop NRestarts)"
 t=$(ms)
-systemctl stop meshnoded || fail "systemctl stop"
-[ "$(prop Result)" = success ] && [ "$(prop ActiveState)" = inactive ] && say "systemctl stop: $(since "$t"), Result=success" \
-  || fail "after stop: Result=$(prop Result) ActiveState=$(prop ActiveState)"
+if ! systemctl stop meshnoded; then fail "systemctl stop"
+elif [ "$(prop Result)" = success ] && [ "$(prop ActiveState)" = inactive ]; then say "systemctl stop: $(since "$t"), Result=success"
+else fail "after stop: Result=$(prop Result) ActiveState=$(prop ActiveState)"; fi
 journalctl -u meshnoded --no-pager -o cat | tail -n 12 | sed 's/^/  journal: /'
 [ "$failed" = 0 ] && say "MESHNODE-ARM64-VM-PASS" || say "MESHNODE-ARM64-VM-FAIL"
 sync
 systemctl poweroff --force
 EOF
 rm -f "$dir/payload.img"
-mkfs.ext4 -q -L meshnode-payload -d "$payload" "$dir/payload.img" $(( $(stat -c %s "$deb") / 1048576 + 32 ))M
+mkfs.ext4 -q -L meshnode-payload -d "$payload" "$dir/payload.img" $(( $(stat -c %s "$deb") / 1048576 + 32 ))M > /dev/null
 log=$dir/run/test.log
 : > "$log"
 step "test boot: systemd, apt-get install $(basename "$deb"), meshnoded.service (console: $log)"
 vm "$log" 1800 -snapshot -drive "file=$dir/base.img,format=raw,if=virtio" -drive "file=$dir/payload.img,format=raw,if=virtio" \
-  -append "console=ttyAMA0 root=/dev/vda rw systemd.wants=meshnode-arm64-test.service systemd.show_status=false"
-grep -E '^arm64vm:|relayctl status:' "$log" | sed 's/^.*\(arm64vm:\)/\1/' || true
+  -append "console=ttyAMA0 root=/dev/vda rw systemd.wants=meshnode-arm64-test.service systemd.mask=serial-getty@ttyAMA0.service systemd.show_status=false"
+# The guest script's lines, as the console shows them: "[ 65.04] sh[261]: arm64vm: ...".
+grep -aoE '\[ *[0-9.]+\] sh\[[0-9]+\]: .*' "$log" | sed -E 's/^\[ *[0-9.]+\] sh\[[0-9]+\]: //' || true
 step "test boot: the VM ran $vm_seconds s"
 grep -q MESHNODE-ARM64-VM-PASS "$log" && { echo "arm64 VM test: passed"; exit 0; }
 tail -n 30 "$log" >&2
