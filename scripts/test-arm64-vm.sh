@@ -2,7 +2,7 @@
 # Installs the arm64 package (scripts/build-arm64.sh) into a Debian 13 arm64 VM with systemd as PID 1,
 # emulated by qemu-system-aarch64 (TCG, no KVM): `apt-get install ./meshnoded_*_arm64.deb` with no
 # network (every Depends must already be met by trixie's packages in the image), then in the guest:
-#   1. the package enabled and started meshnoded.service: active, Result=success;
+#   1. the package enabled and started meshnoded.service: active (running);
 #   2. `relayctl status` answers on the default socket; with no Bluetooth adapter in the VM (and so
 #      no bluetoothd: bluetooth.service's condition) the transport says `waiting for bluetoothd`
 #      (or, were bluetoothd there, `waiting for adapter`);
@@ -13,8 +13,8 @@
 #   sudo scripts/test-arm64-vm.sh [DEB]     (default: .build/deb-arm64/meshnoded_*_arm64.deb)
 #   sudo scripts/test-arm64-vm.sh --prepare (only the image, steps 1-4 below)
 #
-# Runs as root on Debian 12 or 13 (amd64); installs debootstrap, qemu-system-arm and e2fsprogs if
-# missing. Under MESHNODE_ARM64VM_DIR (default /var/tmp/meshnode-arm64vm), reused by the next run:
+# Runs as root on Debian 12 or 13 (amd64); installs debootstrap, qemu-system-arm, e2fsprogs, cpio,
+# kmod and xz-utils if missing. Under MESHNODE_ARM64VM_DIR (default /var/tmp/meshnode-arm64vm), reused by the next run:
 #   root/          a Debian 13 arm64 root (debootstrap --foreign: systemd, dbus, bluez, the libraries)
 #   kernel/        trixie's linux-image-arm64, fetched by apt with a private arm64 configuration
 #   initrd.img     busybox-static and the modules that mount an ext4 virtio disk
@@ -41,7 +41,7 @@ step() { echo "== arm64 VM [$(( $(date +%s) - start )) s]: $*"; }
 include=systemd-sysv,udev,dbus,bluez,libdbus-1-3,libssl3t64,libsystemd0,libsqlite3-0,libmosquitto1,busybox-static
 
 missing=()
-for p in debootstrap qemu-system-arm e2fsprogs xz-utils; do
+for p in debootstrap qemu-system-arm e2fsprogs cpio kmod xz-utils; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if [ "${#missing[@]}" -gt 0 ]; then
