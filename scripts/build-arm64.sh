@@ -149,7 +149,8 @@ if [ -n "$deb" ]; then
     touch "$build/.meshnode-packaging"
   fi
   step "meshnoded .deb (arm64)"
-  version=$(sed -n 's/.*current = "\(.*\)".*/\1/p' Sources/MeshService/Runtime/DaemonVersion.swift)
+  version=$(sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/ControlProtocol/ProductVersion.swift)
+  [ -n "$version" ] || { echo "build-arm64: no version in Sources/ControlProtocol/ProductVersion.swift" >&2; exit 1; }
   epoch=$(git log -1 --format=%ct 2>/dev/null || date +%s)
   mkdir -p "$out"
   rel=$(realpath --relative-to="$repo" "$out")

@@ -84,38 +84,41 @@ public enum DaemonRunner {
         // main.swift, so one sent during start-up is pending and handled now (SignalWatcher).
         // Only the signal thread touches it: SignalWatcher runs onReload there, one at a time.
         var reloads = ReloadOutcome()
-        SignalWatcher.run(
-            onStop: { signal in
-                logger.notice(.daemonStopping, "stopping on signal \(signal)")
-                _ = notifier.stopping(status: "stopping")
-                statusTimer.cancel()
-                server.stop()
-                runtime.stop()
-                journal?.close()
-                do throws(SeenCacheStoreError) {
-                    try seenStore.save(runtime.seenCacheSnapshot())
-                } catch {
-                    logger.warning(.general, "seen cache not kept for the next start: \(error)")
-                }
-                // STOPPING=1 goes out unless systemd's socket is stuck; never wait long for it.
-                _ = notifier.flush(timeout: .milliseconds(500))
-                exit(0)
-            },
-            onReload: {
-                _ = notifier.reloading()
-                do {
-                    let reloaded = try invocation.loadConfig()
-                    logger.setLevel(reloaded.node.logLevel)
-                    runtime.reload(reloaded.engineConfiguration)
-                    reloads.loaded(reloaded, running: config)
-                    logger.notice(.configReloaded, reloads.logLine)
-                } catch {
-                    reloads.refused("\(error)")
-                    logger.error(.configRejected, reloads.logLine)
-                }
-                runtime.recordReload(reloads)
-                _ = notifier.ready(status: "node \(identity.shortID) running (reloaded)")
-            })
+        // The two handlers are local constants, not closures written into the call: Swift 6.0.3's
+        // optimizer (-O, the arm64 release build) crashes in CopyPropagation on the call's
+        // non-escaping closures capturing values that the timer's handler also captured.
+        let onStop: (Int32) -> Never = { signal in
+            logger.notice(.daemonStopping, "stopping on signal \(signal)")
+            _ = notifier.stopping(status: "stopping")
+            statusTimer.cancel()
+            server.stop()
+            runtime.stop()
+            journal?.close()
+            do throws(SeenCacheStoreError) {
+                try seenStore.save(runtime.seenCacheSnapshot())
+            } catch {
+                logger.warning(.general, "seen cache not kept for the next start: \(error)")
+            }
+            // STOPPING=1 goes out unless systemd's socket is stuck; never wait long for it.
+            _ = notifier.flush(timeout: .milliseconds(500))
+            exit(0)
+        }
+        let onReload: () -> Void = {
+            _ = notifier.reloading()
+            do {
+                let reloaded = try invocation.loadConfig()
+                logger.setLevel(reloaded.node.logLevel)
+                runtime.reload(reloaded.engineConfiguration)
+                reloads.loaded(reloaded, running: config)
+                logger.notice(.configReloaded, reloads.logLine)
+            } catch {
+                reloads.refused("\(error)")
+                logger.error(.configRejected, reloads.logLine)
+            }
+            runtime.recordReload(reloads)
+            _ = notifier.ready(status: "node \(identity.shortID) running (reloaded)")
+        }
+        SignalWatcher.run(onStop: onStop, onReload: onReload)
     }
 
     /// Makes this node a gateway of the MQTT bridge; a setting that cannot work stops the daemon.
