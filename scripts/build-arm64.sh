@@ -171,6 +171,6 @@ if [ -n "$tests" ]; then
   vectors=${MESHNODE_VECTORS_DIR:-$repo/../shared/vectors}
   env LD_LIBRARY_PATH=/usr/libexec/swift/lib/swift/linux MESHNODE_VECTORS_DIR="$(realpath -m "$vectors")" \
     qemu-aarch64-static -L "$target" \
-    .build-arm64/aarch64-unknown-linux-gnu/debug/MeshNodePackageTests.xctest --testing-library swift-testing --filter "$tests"
+    .build-arm64/aarch64-unknown-linux-gnu/debug/MeshNodePackageTests.xctest --testing-library swift-testing --no-parallel --filter "$tests"
 fi
 step "done"
