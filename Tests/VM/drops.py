@@ -194,6 +194,33 @@ def wait_linked(status_a, status_b, limit):
     return False
 
 
+def alive(pid):
+    try:
+        os.kill(pid, 0)
+        return True
+    except OSError:
+        return False
+
+
+def read_pid():
+    with open("/run/meshlab/bluetoothd.pid") as f:
+        return int(f.read().strip())
+
+
+def kernel_oops():
+    """The guest kernel's BUG or corruption line when one hit bluetoothd, else ''."""
+    try:
+        text = subprocess.run(["dmesg"], capture_output=True, text=True, timeout=10).stdout
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    if "Comm: bluetoothd" not in text:
+        return ""
+    lines = [line for line in text.splitlines() if "corruption" in line or "kernel BUG" in line]
+    return lines[0].split("] ", 1)[-1] if lines else "an oops in bluetoothd's process"
+
+
+bt_pid = int(os.environ.get("BT_PID", "0"))
+
 senders = {"A": Sender("A", sock_a), "B": Sender("B", sock_b)}
 watchers = {"A": Watcher("A", sock_a), "B": Watcher("B", sock_b)}
 for thread in list(watchers.values()):
@@ -235,6 +262,12 @@ for number in range(1, drops + 1):
     else:
         late += 1
         say("drop %d (%s): not neighbours again within %d s; dropping again" % (number, how, relink_wait))
+    if bt_pid > 0 and not alive(bt_pid):
+        # Nothing after this can pass; say why at once instead of waiting out the phase.
+        oops = kernel_oops()
+        say("FAIL: bluetoothd (pid %d) is gone after drop %d%s" % (bt_pid, number,
+            ": the guest kernel hit " + oops if oops else ""))
+        sys.exit(1)
 if wait_linked(status_a, status_b, 90):
     say("neighbours again after the last drop")
 else:
@@ -243,21 +276,8 @@ else:
 time.sleep(6)
 
 
-def alive(pid):
-    try:
-        os.kill(pid, 0)
-        return True
-    except OSError:
-        return False
-
-
-def read_pid():
-    with open("/run/meshlab/bluetoothd.pid") as f:
-        return int(f.read().strip())
-
 
 extra = {}
-bt_pid = int(os.environ.get("BT_PID", "0"))
 cores = [n for n in os.listdir(os.path.join(out, "vm")) if n.startswith("core.")] if os.path.isdir(os.path.join(out, "vm")) else []
 extra["bluetoothd_survived"] = int(bt_pid > 0 and read_pid() == bt_pid and alive(bt_pid) and not cores)
 extra["cores"] = len(cores)
