@@ -1,4 +1,5 @@
 import Flooding
+import MeshLink
 import MeshProtocol
 
 /// Everything the engine can be tuned with; defaults follow docs/PROTOCOL.md.
@@ -59,6 +60,9 @@ public struct EngineConfiguration: Sendable {
     public var allowedNodes: Set<NodeID>
     /// The budget, per-address limit and deadline of links still without link keys.
     public var admission = LinkAdmissionLimits()
+    /// Frames one link may hand the engine, checked before reassembly and the link seal
+    /// (PROTOCOL.md Part E, "Frames per link"); frames over it are only counted.
+    public var frameBudget = FrameBudget.standard
     /// How relays are scheduled: plain RelayChat flooding (the engine's default) or managed flooding.
     public var relayScheduler: RelaySchedulerChoice = .plain
     /// Whether this node keeps direct messages for unreachable recipients (PROTOCOL.md Part G):

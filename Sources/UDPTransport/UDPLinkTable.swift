@@ -53,6 +53,8 @@ struct UDPLinkTable: Sendable {
         var peerChallengeValue: UInt64?
         /// The reason of a trigger that came within that interval: challenged when it has passed.
         var heldTrigger: String?
+        /// What is left of the configuration's frame budget.
+        var frames = FrameAllowance()
     }
 
     /// A challenge sent on a link and the reason it was sent.
@@ -197,6 +199,12 @@ struct UDPLinkTable: Sendable {
             return challenge(id, reason: "closed by peer", now: now)
         case .frame:
             links[id]?.lastHeard = now
+            // Before anything else is done with it: a flooding link's frame costs a counter here.
+            let budget = configuration.frameBudget
+            guard links[id]?.frames.admit(at: now, under: budget) == true else {
+                counters.framesOverBudget += 1
+                return []
+            }
             guard datagram.body.count <= link.mtu else {
                 counters.oversizedFrames += 1
                 return []
@@ -240,6 +248,8 @@ struct UDPLinkTable: Sendable {
     }
 
     func info(_ link: Link) -> LinkInfo {
-        LinkInfo(id: link.id, role: link.role, remoteAddress: link.remote.description, mtu: link.mtu)
+        LinkInfo(
+            id: link.id, role: link.role, remoteAddress: link.remote.description, mtu: link.mtu,
+            admissionAddress: link.remote.isLoopback ? link.remote.description : link.remote.host)
     }
 }

@@ -22,6 +22,8 @@ public struct UDPTransportCounters: Equatable, Sendable {
     public var malformedDatagrams: UInt64 = 0
     /// Datagrams for a link this side does not know (answered with close).
     public var unknownLinks: UInt64 = 0
+    /// Frames of a link that had spent its frame budget, dropped before they reach the node.
+    public var framesOverBudget: UInt64 = 0
     /// Received frames longer than the link MTU, dropped.
     public var oversizedFrames: UInt64 = 0
     /// Frames the node asked to send that exceed the link MTU (the link is closed).

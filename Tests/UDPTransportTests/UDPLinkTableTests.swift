@@ -88,6 +88,43 @@ struct UDPLinkTableTests {
         #expect(pair.a.planSend([1], on: LinkID(99), now: .zero) == .gone)
     }
 
+    @Test("frames past a link's frame budget are counted and never reach the node", arguments: [FrameBudget(framesPerSecond: 10, burst: 5), .off])
+    func frameBudgetDropsBeforeTheNode(budget: FrameBudget) throws {
+        var pair = try TablePair(configuration: { var s = $0; s.frameBudget = budget; return s })
+        pair.tick(.zero)
+        pair.deliver(.zero)
+        let linkA = try #require(pair.eventsA.first?.upInfo).id
+        guard case .send(let frame, let addressB) = pair.a.planSend([7], on: linkA, now: .zero) else {
+            Issue.record("no send planned")
+            return
+        }
+        pair.wire = Array(repeating: (frame, pair.addressA, addressB), count: 20)
+        pair.deliver(.zero)
+        let delivered = pair.eventsB.compactMap(\.frame).count
+        #expect(delivered == (budget.isOff ? 20 : 5))
+        #expect(pair.b.counters.framesOverBudget == UInt64(20 - delivered))
+        #expect(pair.b.counters.framesReceived == UInt64(delivered))
+        // A tenth of a second later the rate has paid one frame back.
+        pair.wire = Array(repeating: (frame, pair.addressA, addressB), count: 3)
+        pair.deliver(.milliseconds(100))
+        #expect(pair.eventsB.compactMap(\.frame).count == delivered + (budget.isOff ? 3 : 1))
+    }
+
+    @Test("link admission counts a LAN peer by host, a loopback peer by host and port")
+    func admissionAddressIsTheHostOffLoopback() throws {
+        var pair = try TablePair()
+        pair.tick(.zero)
+        pair.deliver(.zero)
+        #expect(try #require(pair.eventsB.first?.upInfo).admissionAddress == "127.0.0.1:7001")
+        var lan = UDPLinkTable(configuration: UDPTransportConfiguration(
+            bind: try UDPEndpoint(parsing: "10.0.0.1:7101", anyUnicast: true), sources: IPv4Subnet(address: 0x0a00_0000, prefixLength: 24)), seed: 3)
+        let connect = UDPDatagram(type: .connect, fromCentral: true, instance: 9, linkNonce: 4, body: UDPDatagram.mtuBody(185))
+        let actions = lan.receive(connect.encoded(), from: try UDPEndpoint(parsing: "10.0.0.2:40000", anyUnicast: true), now: .zero)
+        let up = actions.compactMap { action -> LinkInfo? in if case .emit(let event) = action { event.upInfo } else { nil } }
+        #expect(up.map(\.admissionAddress) == ["10.0.0.2"])
+        #expect(up.map(\.remoteAddress) == ["10.0.0.2:40000"])
+    }
+
     @Test func dualRoleGivesTwoLinks() throws {
         var pair = try TablePair(aListsB: true, bListsA: true)
         pair.tick(.zero)
