@@ -32,8 +32,8 @@ def garbage_flood(port, seconds, seed):
         if index % 2:
             pool.append(rng.randbytes(rng.randint(1, 600)))
         else:
-            # A frame datagram (type 2) of a link B does not know: header, then a frame-sized body.
-            header = bytes([2, rng.getrandbits(1)]) + rng.getrandbits(128).to_bytes(16, "big")
+            # A frame datagram (type 3) of a link B does not know: header, then a frame-sized body.
+            header = bytes([3, rng.getrandbits(1)]) + rng.getrandbits(128).to_bytes(16, "big")
             pool.append(header + rng.randbytes(rng.randint(1, 185)))
     sender = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     sender.setblocking(False)

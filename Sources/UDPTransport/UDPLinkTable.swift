@@ -92,6 +92,8 @@ struct UDPLinkTable: Sendable {
     var neighbours: [Neighbour]
     private var lastLinkNumber: UInt64 = 0
     var counters = UDPTransportCounters()
+    /// What is left of `closeBudget`.
+    private var closeAllowance = FrameAllowance()
     /// Addresses whose links were keyed lately (and configured neighbours): never displaced by strangers.
     var keyedEndpoints = RecentEndpoints(capacity: 256, lifetime: .seconds(600))
 
@@ -157,10 +159,8 @@ struct UDPLinkTable: Sendable {
     }
 
     private mutating func completeConnect(_ datagram: UDPDatagram, from source: UDPEndpoint, now: Duration) -> [Action] {
-        let refuse = Action.send(closeDatagram(datagram.linkNonce, role: .central), to: source)
         guard let index = neighbours.firstIndex(where: { $0.endpoint == source }) else {
-            counters.unknownLinks += 1
-            return [refuse]
+            return refuseUnknown(datagram.linkNonce, role: .central, to: source, now: now)
         }
         switch neighbours[index].state {
         case .connecting(let nonce, _) where nonce == datagram.linkNonce:
@@ -168,7 +168,7 @@ struct UDPLinkTable: Sendable {
             actions += makeRoom(for: source, now: now)
             guard links.count < configuration.maxLinks else {
                 counters.rejectedFull += 1
-                return actions + [refuse]
+                return actions + [.send(closeDatagram(datagram.linkNonce, role: .central), to: source)]
             }
             let link = addLink(role: .central, remote: source, datagram: datagram, now: now)
             neighbours[index].state = .up(link.id)
@@ -178,10 +178,24 @@ struct UDPLinkTable: Sendable {
             links[id]?.lastHeard = now
             return []
         default:
-            counters.unknownLinks += 1
-            return [refuse]
+            return refuseUnknown(datagram.linkNonce, role: .central, to: source, now: now)
         }
     }
+
+    /// Counts a datagram for a link this side does not know and answers it with a close, at most
+    /// `closeBudget` a second in all: garbage from a host on the LAN costs no reply beyond that.
+    private mutating func refuseUnknown(_ nonce: UInt64, role: LinkRole, to source: UDPEndpoint, now: Duration) -> [Action] {
+        counters.unknownLinks += 1
+        guard closeAllowance.admit(at: now, under: Self.closeBudget) else {
+            counters.closesWithheld += 1
+            return []
+        }
+        return [.send(closeDatagram(nonce, role: role), to: source)]
+    }
+
+    /// Closes answering datagrams for unknown links, all sources together: ample for peers whose
+    /// link this side dropped (each repeats once a keepalive interval).
+    static let closeBudget = FrameBudget(framesPerSecond: 200, burst: 200)
 
     private mutating func linkTraffic(_ datagram: UDPDatagram, from source: UDPEndpoint, now: Duration) -> [Action] {
         let role: LinkRole = datagram.fromCentral ? .peripheral : .central
@@ -189,9 +203,11 @@ struct UDPLinkTable: Sendable {
         // traffic for a link it no longer knows with its new instance number.
         guard let id = keys[LinkKey(remote: source, nonce: datagram.linkNonce, role: role)],
               let link = links[id], link.peerInstance == datagram.instance || datagram.type == .close else {
-            counters.unknownLinks += 1
-            if datagram.type == .close { return [] }
-            return [.send(closeDatagram(datagram.linkNonce, role: role), to: source)]
+            if datagram.type == .close {
+                counters.unknownLinks += 1
+                return []
+            }
+            return refuseUnknown(datagram.linkNonce, role: role, to: source, now: now)
         }
         switch datagram.type {
         case .close:

@@ -24,6 +24,8 @@ public struct UDPTransportCounters: Equatable, Sendable {
     public var unknownLinks: UInt64 = 0
     /// Frames of a link that had spent its frame budget, dropped before they reach the node.
     public var framesOverBudget: UInt64 = 0
+    /// Closes not sent for datagrams of unknown links, past 200 a second in all.
+    public var closesWithheld: UInt64 = 0
     /// Received frames longer than the link MTU, dropped.
     public var oversizedFrames: UInt64 = 0
     /// Frames the node asked to send that exceed the link MTU (the link is closed).

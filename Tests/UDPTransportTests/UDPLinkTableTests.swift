@@ -110,6 +110,23 @@ struct UDPLinkTableTests {
         #expect(pair.eventsB.compactMap(\.frame).count == delivered + (budget.isOff ? 3 : 1))
     }
 
+    @Test("frames of unknown links are each counted, and answered with a close only within the close budget")
+    func closesForUnknownLinksAreBudgeted() throws {
+        var table = UDPLinkTable(configuration: UDPTransportConfiguration(bind: try UDPEndpoint(parsing: "127.0.0.1:7001")), seed: 5)
+        let source = try UDPEndpoint(parsing: "127.0.0.1:9000")
+        var closes = 0
+        for nonce in 0..<1_000 {
+            let frame = UDPDatagram(type: .frame, fromCentral: true, instance: 1, linkNonce: UInt64(nonce), body: [1, 2, 3])
+            closes += table.receive(frame.encoded(), from: source, now: .zero).count
+        }
+        #expect(closes == UDPLinkTable.closeBudget.burst)
+        #expect(table.counters.unknownLinks == 1_000)
+        #expect(table.counters.closesWithheld == UInt64(1_000 - closes))
+        // A second later the budget has refilled.
+        let late = UDPDatagram(type: .frame, fromCentral: true, instance: 1, linkNonce: 5_000, body: [1])
+        #expect(table.receive(late.encoded(), from: source, now: .seconds(1)).count == 1)
+    }
+
     @Test("link admission counts a LAN peer by host, a loopback peer by host and port")
     func admissionAddressIsTheHostOffLoopback() throws {
         var pair = try TablePair()
