@@ -1,12 +1,13 @@
 """A hostile host on the LAN (issue 35, "Hostile LAN"), over loopback UDP: a line A-B-C of meshnoded,
 A sending a probe broadcast every 0.2 s to C through B, while B is flooded as fast as one sender
 core can (a) with garbage datagrams (random bytes, and well-formed frame datagrams of links B does
-not have) and (b) with validly sealed frames by a linked neighbour (meshflood: 61 KB messages, and
-broadcasts whose signatures do not verify). Each flood runs once with B's frame budget off
+not have), (b) with validly sealed frames by a linked neighbour (meshflood: 61 KB messages, and
+broadcasts whose signatures do not verify), and (c) with connects
+of fresh links from one port. Each flood runs once with B's frame budget off
 (`--links.frames_per_second=0`) and once with the default, in the same run. Reports B's CPU over
 the flood (from /proc/PID/stat) with the load average beside it, and A's probes delivered at C.
 Usage (normally through Benchmarks/scripts/lan-flood.sh):
-  lan_flood.py --bin DIR --tools DIR [--seconds 15] [--budgets 0,2000] [--floods garbage,big,bad-signature] [--out FILE]"""
+  lan_flood.py --bin DIR --tools DIR [--seconds 15] [--budgets 0,2000] [--floods garbage,connect,big,bad-signature] [--out FILE]"""
 import argparse
 import json
 import os
@@ -35,6 +36,17 @@ def garbage_flood(port, seconds, seed):
             # A frame datagram (type 3) of a link B does not know: header, then a frame-sized body.
             header = bytes([3, rng.getrandbits(1)]) + rng.getrandbits(128).to_bytes(16, "big")
             pool.append(header + rng.randbytes(rng.randint(1, 185)))
+    return send_pool(pool, port, seconds)
+
+
+def connect_flood(port, seconds, seed):
+    """Sends connects with fresh link nonces from one port for `seconds`; returns datagrams sent."""
+    rng = random.Random(seed)
+    pool = [bytes([1, 1]) + rng.getrandbits(128).to_bytes(16, "big") + bytes([0, 185]) for _ in range(4096)]
+    return send_pool(pool, port, seconds)
+
+
+def send_pool(pool, port, seconds):
     sender = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     sender.setblocking(False)
     target = ("127.0.0.1", port)
@@ -88,10 +100,10 @@ def run(args, flood, budget, work):
         done = threading.Event()
         prober = threading.Thread(target=probe_loop, args=(a, 0.2, done.is_set, probes))
         load_before = loadavg()
-        if flood == "garbage":
+        if flood in ("garbage", "connect"):
             prober.start()
             start = time.time()
-            sent = garbage_flood(b.port, args.seconds, args.seed)
+            sent = (garbage_flood if flood == "garbage" else connect_flood)(b.port, args.seconds, args.seed)
             end = time.time()
             result["sent"] = sent
         else:
@@ -151,7 +163,7 @@ def main():
     parser.add_argument("--tools", required=True)
     parser.add_argument("--seconds", type=float, default=15)
     parser.add_argument("--budgets", default="0,2000")
-    parser.add_argument("--floods", default="garbage,big,bad-signature")
+    parser.add_argument("--floods", default="garbage,connect,big,bad-signature")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", default="lan-flood.json")
     args = parser.parse_args()

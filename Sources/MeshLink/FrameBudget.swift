@@ -54,4 +54,9 @@ public struct FrameAllowance: Equatable, Sendable {
         paidBackAt = start + budget.interval
         return true
     }
+
+    /// True when the allowance is full again at `now`: forgetting it loses nothing.
+    public func isIdle(at now: Duration, under budget: FrameBudget) -> Bool {
+        (paidBackAt ?? now) <= now
+    }
 }

@@ -94,6 +94,10 @@ struct UDPLinkTable: Sendable {
     var counters = UDPTransportCounters()
     /// What is left of `closeBudget`.
     private var closeAllowance = FrameAllowance()
+    /// What is left of `connectBudget`, per connecting host.
+    private var connectAllowances: [ConnectSource: FrameAllowance] = [:]
+    /// The allowance hosts past `connectHostsTracked` share.
+    private var overflowConnectAllowance = FrameAllowance()
     /// Addresses whose links were keyed lately (and configured neighbours): never displaced by strangers.
     var keyedEndpoints = RecentEndpoints(capacity: 256, lifetime: .seconds(600))
 
@@ -129,7 +133,12 @@ struct UDPLinkTable: Sendable {
             return []
         }
         switch datagram.type {
-        case .connect: return acceptConnect(datagram, from: source, now: now)
+        case .connect:
+            guard admitConnect(from: source, now: now) else {
+                counters.connectsOverBudget += 1
+                return []
+            }
+            return acceptConnect(datagram, from: source, now: now)
         case .accept: return completeConnect(datagram, from: source, now: now)
         case .frame, .keepalive, .close: return linkTraffic(datagram, from: source, now: now)
         case .challenge: return answerChallenge(datagram, from: source)
@@ -192,6 +201,29 @@ struct UDPLinkTable: Sendable {
         }
         return [.send(closeDatagram(nonce, role: role), to: source)]
     }
+
+    /// Spends one connect of `source`'s host (its port too on loopback, where every local node
+    /// shares the host) if it has one left: a flood of connects from one LAN host is dropped here,
+    /// before any link is opened or key exchange signed. At most `connectHostsTracked` hosts
+    /// have an allowance of their own; past that, idle ones are forgotten, and new hosts share one.
+    private mutating func admitConnect(from source: UDPEndpoint, now: Duration) -> Bool {
+        let host = ConnectSource(source)
+        if connectAllowances[host] == nil, connectAllowances.count >= Self.connectHostsTracked {
+            let budget = Self.connectBudget
+            connectAllowances = connectAllowances.filter { !$0.value.isIdle(at: now, under: budget) }
+        }
+        let budget = Self.connectBudget
+        if connectAllowances[host] == nil, connectAllowances.count >= Self.connectHostsTracked {
+            return overflowConnectAllowance.admit(at: now, under: budget)
+        }
+        return connectAllowances[host, default: FrameAllowance()].admit(at: now, under: budget)
+    }
+
+    /// Connects one host may send: an honest central repeats its connect once a `connect_interval`
+    /// (1 s) per link until accepted.
+    static let connectBudget = FrameBudget(framesPerSecond: 10, burst: 20)
+    /// Hosts with a connect allowance of their own.
+    static let connectHostsTracked = 256
 
     /// Closes answering datagrams for unknown links, all sources together: ample for peers whose
     /// link this side dropped (each repeats once a keepalive interval).
@@ -267,5 +299,18 @@ struct UDPLinkTable: Sendable {
         LinkInfo(
             id: link.id, role: link.role, remoteAddress: link.remote.description, mtu: link.mtu,
             admissionAddress: link.remote.isLoopback ? link.remote.description : link.remote.host)
+    }
+}
+
+/// What a connect budget is kept per: the host, and on loopback also the port.
+struct ConnectSource: Hashable, Sendable {
+    let ipv6: Bool
+    let ipv4: UInt32
+    let port: UInt16
+
+    init(_ endpoint: UDPEndpoint) {
+        ipv6 = endpoint.family == .ipv6
+        ipv4 = endpoint.ipv4
+        port = endpoint.isLoopback ? endpoint.port : 0
     }
 }

@@ -30,6 +30,8 @@ public struct UDPTransportCounters: Equatable, Sendable {
     public var oversizedFrames: UInt64 = 0
     /// Frames the node asked to send that exceed the link MTU (the link is closed).
     public var oversizedSends: UInt64 = 0
+    /// Connects dropped unanswered because their host had sent 20 at once or more than 10 a second.
+    public var connectsOverBudget: UInt64 = 0
     /// Connects refused because `maxLinks` links were up.
     public var rejectedFull: UInt64 = 0
     /// Sends refused because the socket buffer was full.

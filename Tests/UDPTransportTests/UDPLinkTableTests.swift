@@ -127,6 +127,29 @@ struct UDPLinkTableTests {
         #expect(table.receive(late.encoded(), from: source, now: .seconds(1)).count == 1)
     }
 
+    @Test("connects past a host's connect budget are dropped before a link opens; another host is unaffected")
+    func connectFloodFromOneHostIsCutInTheReadLoop() throws {
+        var table = UDPLinkTable(configuration: UDPTransportConfiguration(
+            bind: try UDPEndpoint(parsing: "10.0.0.1:7101", anyUnicast: true), maxLinks: 1_000,
+            sources: IPv4Subnet(address: 0x0a00_0000, prefixLength: 24)), seed: 4)
+        var linksUp = 0
+        // 1,000 connects from one host, each from another port, in one instant.
+        for port in 1...1_000 {
+            let connect = UDPDatagram(type: .connect, fromCentral: true, instance: 9, linkNonce: UInt64(port), body: UDPDatagram.mtuBody(185))
+            let source = try UDPEndpoint(parsing: "10.0.0.2:\(40_000 + port)", anyUnicast: true)
+            linksUp += table.receive(connect.encoded(), from: source, now: .zero).filter { if case .emit(.linkUp) = $0 { true } else { false } }.count
+        }
+        #expect(linksUp == UDPLinkTable.connectBudget.burst)
+        #expect(table.counters.connectsOverBudget == UInt64(1_000 - linksUp))
+        let other = UDPDatagram(type: .connect, fromCentral: true, instance: 8, linkNonce: 1, body: UDPDatagram.mtuBody(185))
+        let up = table.receive(other.encoded(), from: try UDPEndpoint(parsing: "10.0.0.3:7101", anyUnicast: true), now: .zero)
+        #expect(up.contains { if case .emit(.linkUp) = $0 { true } else { false } })
+        // A second later the flooding host has ten more.
+        let later = UDPDatagram(type: .connect, fromCentral: true, instance: 9, linkNonce: 5_000, body: UDPDatagram.mtuBody(185))
+        let again = table.receive(later.encoded(), from: try UDPEndpoint(parsing: "10.0.0.2:39999", anyUnicast: true), now: .seconds(1))
+        #expect(again.contains { if case .emit(.linkUp) = $0 { true } else { false } })
+    }
+
     @Test("link admission counts a LAN peer by host, a loopback peer by host and port")
     func admissionAddressIsTheHostOffLoopback() throws {
         var pair = try TablePair()

@@ -5,8 +5,9 @@ import MeshProtocol
 ///
 /// Anyone in range can open links, and a link without keys costs the opener nothing, so unkeyed
 /// links get a budget of their own (`maxUnkeyedLinks`, all transports together, and
-/// `maxUnkeyedPerTransport` on each), a budget per address (per host on UDP), and a short deadline. When the budget is full the oldest unkeyed link of a
-/// **stranger** goes; a link from an address that was a keyed neighbour's lately (a
+/// `maxUnkeyedPerTransport` on each), a budget per address (per host on UDP), and a short
+/// deadline. When the budget is full the oldest unkeyed link of a **stranger** goes (from the
+/// transport holding the most); a link from an address that was a keyed neighbour's lately (a
 /// **returning** neighbour) is closed only to make room for another returning one. Keyed links
 /// are never touched here. Every link that gets keys has its address remembered (for
 /// `neighbourMemory`), so a neighbour whose address changed (BLE privacy) is a stranger only
