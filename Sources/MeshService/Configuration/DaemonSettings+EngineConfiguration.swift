@@ -21,6 +21,7 @@ extension DaemonSettings {
             deniedNodes: nodeDeny, allowedNodes: nodeAllow)
         configuration.admission = links.limits
         configuration.relayScheduler = relay.schedulerChoice
+        configuration.keyExchange = crypto.keyExchange == .privateOnly ? .privateOnly : .privateFirst
         configuration.keepsMail = mailbox.enabled
         configuration.mailReachWindow = mailbox.reachWindow
         configuration.lookup = lookup.limits
