@@ -9,6 +9,8 @@ enum FixedVectors {
     static let nonce = hex("000102030405060708090a0b")
     static let messageID = MessageID(hex: "a0a1a2a3a4a5a6a7a8a9aaabacadaeaf")!
     static let timestamp: UInt64 = 1_700_000_000_000
+    /// Identity A's advertising name key (D13).
+    static let advertisingNameKeyA = hex("8fc45df38579bd5d2f481cb9ee13870e3f6734519bc321c0d05e29bbde4fca5e")
     static let signingPublicA = hex(
         "040217e617f0b6443928278f96999e69a23a4f2c152bdf6d6cdf66e5b80282d4"
         + "ed194a7debcb97712d2dda3ca85aa8765a56f45fc758599652f2897c65306e57"
