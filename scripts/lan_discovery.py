@@ -10,8 +10,11 @@ namespace of its own and a veth pair whose far end is on a bridge; every LAN nod
     X            on br1, discovery on: must find no one
 
 E sends one broadcast: A, B, C and D must each deliver it exactly once, F exactly once after two
-LAN hops (A to C, C to F; its `hops` is 2), X and nobody else never. Prints the time until every
-node had its neighbours, the delivery table and each LAN node's discovery counters.
+LAN hops (A to C, C to F; its `hops` is 2), X and nobody else never. Then, from B's namespace, a
+hostile host sends the group one announcement forwarded (TTL 2), one of another mesh and one of
+5 bytes: A must count each (`announcements_rejected`, `_foreign`, `_malformed`) and dial none of
+them. Last, B is killed (-9) and started again: every node must have its neighbours back. Prints
+the times, the delivery table and each LAN node's discovery counters.
 
 Usage (as root): lan_discovery.py --bin DIR [--wait 60] [--keep]
 Exit status 1 when any check fails."""
@@ -82,6 +85,22 @@ class NamespaceNode(Node):
         log.close()
 
 
+def discovery_counters(node):
+    """The node's `announcements_*` and `discovery_*` counters ({} without discovery)."""
+    counters = (node.stats() or {}).get("counters", {})
+    group = counters.get("transport_lan") or counters.get("transport") or {}
+    return {k: v for k, v in sorted(group.items()) if k.startswith(("announcements", "discovery"))}
+
+
+def send_group(ns, payload, ttl):
+    """Sends `payload` to the discovery group out of `lan0` in namespace `ns`, with `ttl`."""
+    code = ("import socket,sys; s=socket.socket(socket.AF_INET,socket.SOCK_DGRAM); "
+            "s.setsockopt(socket.SOL_SOCKET,socket.SO_BINDTODEVICE,b'lan0'); "
+            f"s.setsockopt(socket.IPPROTO_IP,socket.IP_MULTICAST_TTL,{ttl}); "
+            f"s.sendto(bytes.fromhex('{payload.hex()}'),('224.0.0.254',7100))")
+    subprocess.run(["ip", "netns", "exec", ns, "python3", "-c", code], check=True, stdin=subprocess.DEVNULL)
+
+
 def lan(*more):
     return ["--transport", "lan", "--lan.interface", "lan0", *more]
 
@@ -149,12 +168,35 @@ def main():
             elif got:
                 failures.append(f"{node.name} delivered a message it must not reach")
 
+        print("== hostile announcements from B's namespace")
+        before = discovery_counters(by_name["A"])
+        uuid = bytes.fromhex("8f2c00015e1a4c7b9d3e6d657368ee01")
+        good = bytes([1]) + uuid + bytes.fromhex("deadbeef") + (7101).to_bytes(2, "big")
+        send_group(ns["B"], good, ttl=2)
+        send_group(ns["B"], bytes([1]) + bytes(16) + bytes.fromhex("deadbeef") + (7101).to_bytes(2, "big"), ttl=1)
+        send_group(ns["B"], b"junk!", ttl=1)
+        time.sleep(1)
+        after = discovery_counters(by_name["A"])
+        delta = {k: after.get(k, 0) - before.get(k, 0) for k in after}
+        print(f"  A's counters grew by {delta}")
+        for key in ("announcements_rejected", "announcements_foreign", "announcements_malformed"):
+            if delta.get(key) != 1:
+                failures.append(f"A's {key} grew by {delta.get(key)}, not 1")
+        if delta.get("discovery_dials"):
+            failures.append("A dialled a hostile announcement")
+
+        print("== B killed (-9) and started again")
+        by_name["B"].kill9()
+        restart_at = time.time()
+        by_name["B"].start()
+        if not wait_neighbours({by_name[n]: count for n, count in wanted.items()}, options.wait):
+            failures.append("after B's restart not every node had its neighbours back")
+        print(f"  every node had its neighbours back after {time.time() - restart_at:.1f} s")
+
         print("== discovery counters (transport_lan, or transport for a node with one transport)")
         for node in nodes:
             counters = (node.stats() or {}).get("counters", {})
-            group = counters.get("transport_lan") or (counters.get("transport") if node.name != "E" else None) or {}
-            picked = {k: v for k, v in group.items() if k.startswith(("announcements", "discovery"))}
-            print(f"  {node.name}: {picked}")
+            print(f"  {node.name}: {discovery_counters(node)}")
         for watch in watches:
             watch.stop()
         watches = []
