@@ -21,6 +21,11 @@ struct LANAnnouncementTests {
         #expect(try LANAnnouncement(decoding: bytes) == Self.vector)
     }
 
+    @Test func theShortIDIsTheNodeIDsFirstFourBytes() {
+        let nodeID: [UInt8] = [0x1A, 0x2B, 0x3C, 0x4D] + [UInt8](repeating: 0xEE, count: 12)
+        #expect(LANAnnouncement.shortID(ofNodeID: nodeID) == 0x1A2B_3C4D)
+    }
+
     @Test func protocolPrintsTheVector() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let text = try String(contentsOf: root.appendingPathComponent("docs/PROTOCOL.md"), encoding: .utf8)

@@ -28,7 +28,7 @@ enum TransportFactory {
             guard !settings.interface.isEmpty else { return try UDPTransport(configuration: UDPTransportConfiguration(settings)) }
             // A LAN waits for its interface rather than stopping the node's other transports.
             let serviceUUID = LANAnnouncement.uuidBytes(config.bluez.serviceUUID) ?? LANDiscoveryConfiguration.defaultServiceUUID
-            let shortID = identity.nodeID.bytes.prefix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+            let shortID = LANAnnouncement.shortID(ofNodeID: identity.nodeID.bytes)
             return InterfaceTransport(interface: settings.interface) { address in
                 try UDPTransport(configuration: UDPTransportConfiguration(settings, on: address, serviceUUID: serviceUUID, shortID: shortID))
             }

@@ -41,6 +41,11 @@ public struct LANAnnouncement: Equatable, Hashable, Sendable {
                                         UInt8(port >> 8), UInt8(truncatingIfNeeded: port)]
     }
 
+    /// The short ID of a node ID: its first 4 bytes, big-endian (node ID `1a2b3c4d…`: `0x1a2b3c4d`).
+    public static func shortID(ofNodeID bytes: [UInt8]) -> UInt32 {
+        bytes.prefix(4).reduce(0) { $0 << 8 | UInt32($1) }
+    }
+
     /// The 16 bytes of a UUID in text form (`8f2c0001-5e1a-…`); nil unless 32 hex digits in 8-4-4-4-12 groups.
     public static func uuidBytes(_ text: String) -> [UInt8]? {
         let groups = text.split(separator: "-", omittingEmptySubsequences: false)
