@@ -31,6 +31,8 @@ public final class UDPTransport: MeshTransport, Sendable {
     private let socket: UDPSocket
     /// The discovery group's socket, with discovery.
     private let groupSocket: GroupSocket?
+    /// Why discovery was configured but could not start (no multicast on the interface, ...).
+    public let discoveryFailure: String?
     private let state: Mutex<State>
     private let queue: DispatchQueue
     private let origin = ContinuousClock.now
@@ -48,14 +50,16 @@ public final class UDPTransport: MeshTransport, Sendable {
             socket.close()
             throw error
         }
+        // Links do not need multicast: without it the transport runs on its static peers and says why.
         do {
             groupSocket = try Self.openDiscovery(configuration, socket: socket)
+            discoveryFailure = nil
         } catch {
-            socket.close()
-            throw error
+            groupSocket = nil
+            discoveryFailure = "\(error)"
         }
         let table = randomSeed.map { UDPLinkTable(configuration: configuration, seed: $0) } ?? UDPLinkTable(configuration: configuration)
-        let discovery = configuration.discovery.map { discovery in
+        let discovery = groupSocket == nil ? nil : configuration.discovery.map { discovery in
             randomSeed.map { LANDiscovery(configuration: discovery, random: SplitMix64(seed: $0 ^ 0x4C41_4E44)) }
                 ?? LANDiscovery(configuration: discovery)
         }
@@ -171,12 +175,13 @@ public final class UDPTransport: MeshTransport, Sendable {
     /// LAN discovery's counters; nil without discovery.
     public func discoveryCounters() -> LANDiscoveryCounters? { state.withLock { $0.discovery?.counters } }
 
-    /// The counters for `stats` (with discovery's); UDP has no progress to report beyond its links.
+    /// The counters for `stats` (with discovery's); the summary says why discovery is not running
+    /// when it was configured and could not start.
     public var status: TransportStatus {
         let (counters, discovery) = state.withLock { ($0.table.counters, $0.discovery?.counters) }
         var all = CounterDictionary.make(from: counters)
         if let discovery { all.merge(CounterDictionary.make(from: discovery)) { first, _ in first } }
-        return TransportStatus(counters: all)
+        return TransportStatus(counters: all, summary: discoveryFailure.map { "no discovery: \($0)" })
     }
 
     /// The links up now, by ID.
