@@ -9,6 +9,8 @@ import Synchronization
 /// It binds one port; for every configured neighbour it is the central of a link and retries
 /// connecting every `connectInterval`; any node that connects to it gets a peripheral link.
 /// Two nodes that list each other have two links, one per role, as BLE dual role does.
+/// On a LAN interface with discovery it also announces itself to a link-local multicast group
+/// and dials the announcers it hears (``LANDiscovery``, docs/PROTOCOL.md Part I).
 /// The datagram protocol is in docs/OPERATIONS.md. Socket I/O never blocks (a reader thread
 /// waits in `poll` and reads on the queue); events are delivered one at a time, in order, on the
 /// transport's own serial queue.
@@ -171,9 +173,6 @@ public final class UDPTransport: MeshTransport, Sendable {
 
     /// The counters so far.
     public func counters() -> UDPTransportCounters { state.withLock { $0.table.counters } }
-
-    /// LAN discovery's counters; nil without discovery.
-    public func discoveryCounters() -> LANDiscoveryCounters? { state.withLock { $0.discovery?.counters } }
 
     /// The counters for `stats` (with discovery's); the summary says why discovery is not running
     /// when it was configured and could not start.
