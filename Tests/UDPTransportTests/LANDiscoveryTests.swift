@@ -28,6 +28,10 @@ struct LANDiscoveryTests {
             random: SplitMix64(seed: seed))
     }
     static func nothingLinked(_: UDPEndpoint) -> Bool { false }
+    /// `actions` without announcements, whose times the jitter decides.
+    static func links(_ actions: [LANDiscovery.Action]) -> [LANDiscovery.Action] {
+        actions.filter { if case .announce = $0 { false } else { true } }
+    }
 
     @Test("The first announcement goes at once; later ones every 5 s ± 25 %, drawn from the random source",
           arguments: [UInt64(1), 2, 3, 99])
@@ -158,9 +162,22 @@ struct LANDiscoveryTests {
         #expect(!discovery.tick(now: .seconds(1), isLinked: { $0 == endpoint }).contains(.forget(endpoint)))
         // Linked for a minute without announcements: it stays (links are not forgotten for silence).
         #expect(!discovery.tick(now: .seconds(60), isLinked: { $0 == endpoint }).contains(.forget(endpoint)))
-        // The link drops: the table redials on its own; no link within the dial timeout forgets it.
-        #expect(!discovery.tick(now: .seconds(61), isLinked: Self.nothingLinked).contains(.forget(endpoint)))
+        // The link drops: it is dialled (the peer may have been the one that dialled); no link
+        // within the dial timeout forgets it.
+        #expect(Self.links(discovery.tick(now: .seconds(61), isLinked: Self.nothingLinked)) == [.dial(endpoint)])
+        #expect(Self.links(discovery.tick(now: .seconds(62), isLinked: Self.nothingLinked)).isEmpty)
         #expect(discovery.tick(now: .seconds(66), isLinked: Self.nothingLinked).contains(.forget(endpoint)))
+        #expect(discovery.counters.discoveryDials == 2 && discovery.counters.discoveryFailures == 1)
+    }
+
+    @Test func anAnnouncerThatDialledUsIsDialledWhenItsLinkDrops() {
+        var discovery = Self.discovery()
+        let endpoint = Self.endpoint(20)
+        // It dialled us first: we only mark it linked.
+        #expect(discovery.receive(Self.announcement(id: 7), from: Self.host(20), ttl: 1, now: .zero, isLinked: { $0 == endpoint }).isEmpty)
+        #expect(Self.links(discovery.tick(now: .seconds(30), isLinked: Self.nothingLinked)) == [.dial(endpoint)])
+        #expect(Self.links(discovery.tick(now: .seconds(31), isLinked: { $0 == endpoint })).isEmpty)
+        #expect(discovery.neighbourCount == 1 && discovery.counters.discoveryFailures == 0)
     }
 
     @Test func aSilentAnnouncerIsForgotten() {

@@ -129,8 +129,12 @@ public struct LANDiscovery: Sendable {
                     actions.append(.forget(endpoint))
                 }
             case .linked:
-                // The link went down: the table redials at once; if that fails, the dial times out.
-                if !isLinked(endpoint) { announcers[address]?.state = .dialling(since: now) }
+                // The link went down: dial it (again, when it was ours) until the dial times out.
+                if !isLinked(endpoint) {
+                    announcers[address]?.state = .dialling(since: now)
+                    counters.discoveryDials += 1
+                    actions.append(.dial(endpoint))
+                }
             case .heard:
                 if now - announcer.lastHeard >= configuration.staleAfter { announcers[address] = nil }
             case .heldOff(let until):
