@@ -13,10 +13,13 @@ E sends one broadcast: A, B, C and D must each deliver it exactly once, F exactl
 LAN hops (A to C, C to F; its `hops` is 2), X and nobody else never. Then, from B's namespace, a
 hostile host sends the group one announcement forwarded (TTL 2), one of another mesh and one of
 5 bytes: A must count each (`announcements_rejected`, `_foreign`, `_malformed`) and dial none of
-them. Last, B is killed (-9) and started again: every node must have its neighbours back. Prints
-the times, the delivery table and each LAN node's discovery counters.
+them. Then B is killed (-9) and started again: every node must have its neighbours back. With
+`--outage SECONDS`, last, D's interface goes down for that long and up again (longer than the
+4 s link timeout plus the 5 s dial timeout, every dial of and by D fails and is held off 20 s):
+every node must have its neighbours back. Prints the times, the delivery table and each LAN
+node's discovery counters.
 
-Usage (as root): lan_discovery.py --bin DIR [--wait 60] [--keep]
+Usage (as root): lan_discovery.py --bin DIR [--wait 60] [--outage SECONDS] [--keep]
 Exit status 1 when any check fails."""
 import argparse
 import os
@@ -110,6 +113,7 @@ def main():
     parser.add_argument("--bin", required=True, help="folder with meshnoded and relayctl")
     parser.add_argument("--wait", type=float, default=60, help="seconds to wait for neighbours and delivery")
     parser.add_argument("--keep", action="store_true", help="keep the work folder")
+    parser.add_argument("--outage", type=float, default=0, help="take D's interface down this long at the end")
     options = parser.parse_args()
     started = time.time()
     work = tempfile.mkdtemp(prefix="lan-discovery-")
@@ -192,6 +196,16 @@ def main():
         if not wait_neighbours({by_name[n]: count for n, count in wanted.items()}, options.wait):
             failures.append("after B's restart not every node had its neighbours back")
         print(f"  every node had its neighbours back after {time.time() - restart_at:.1f} s")
+
+        if options.outage:
+            print(f"== D's interface down for {options.outage:g} s")
+            ip("-n", ns["D"], "link", "set", "lan0", "down")
+            time.sleep(options.outage)
+            ip("-n", ns["D"], "link", "set", "lan0", "up")
+            back_at = time.time()
+            if not wait_neighbours({by_name[n]: count for n, count in wanted.items()}, options.wait):
+                failures.append("after D's outage not every node had its neighbours back")
+            print(f"  every node had its neighbours back {time.time() - back_at:.1f} s after the interface came up")
 
         print("== discovery counters (transport_lan, or transport for a node with one transport)")
         for node in nodes:

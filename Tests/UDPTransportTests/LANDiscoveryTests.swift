@@ -150,9 +150,9 @@ struct LANDiscoveryTests {
         _ = discovery.receive(Self.announcement(id: 7), from: Self.host(20), ttl: 1, now: .zero, isLinked: Self.nothingLinked)
         #expect(discovery.tick(now: .seconds(5), isLinked: Self.nothingLinked).contains(.forget(endpoint)))
         // Announcing again during the hold-off dials nothing.
-        #expect(discovery.receive(Self.announcement(id: 7), from: Self.host(20), ttl: 1, now: .seconds(30), isLinked: Self.nothingLinked).isEmpty)
+        #expect(discovery.receive(Self.announcement(id: 7), from: Self.host(20), ttl: 1, now: .seconds(15), isLinked: Self.nothingLinked).isEmpty)
         // After it, the next announcement (or tick) dials.
-        #expect(discovery.receive(Self.announcement(id: 7), from: Self.host(20), ttl: 1, now: .seconds(66), isLinked: Self.nothingLinked) == [.dial(endpoint)])
+        #expect(discovery.receive(Self.announcement(id: 7), from: Self.host(20), ttl: 1, now: .seconds(26), isLinked: Self.nothingLinked) == [.dial(endpoint)])
     }
 
     @Test func aDialThatLinksStaysAndALinkThatDropsIsRetriedThenForgotten() {

@@ -37,7 +37,7 @@ public struct LANDiscoveryConfiguration: Equatable, Sendable {
     public init(
         announcement: LANAnnouncement, address: UInt32, subnet: IPv4Subnet, announceInterval: Duration = .seconds(5),
         jitter: Double = 0.25, maxNeighbours: Int = 16, maxAnnouncers: Int = 64, sourceInterval: Duration = .seconds(1),
-        dialTimeout: Duration = .seconds(5), failureHoldoff: Duration = .seconds(60), staleAfter: Duration = .seconds(20)
+        dialTimeout: Duration = .seconds(5), failureHoldoff: Duration = .seconds(20), staleAfter: Duration = .seconds(20)
     ) {
         self.announcement = announcement
         self.address = address
