@@ -9,8 +9,9 @@ namespace of its own and a veth pair whose far end is on a bridge; every LAN nod
     F            on br0, discovery off, `--lan.peers` C alone: reached only through C
     X            on br1, discovery on: must find no one
 
-E sends one broadcast: A, B, C and D must each deliver it exactly once, F exactly once after two
-LAN hops (A to C, C to F; its `hops` is 2), X and nobody else never. Then, from B's namespace, a
+E sends one broadcast: A, B, C and D must each deliver it exactly once (hops 0 at A; 1 or 2 at
+the others, as managed relaying goes), F exactly once after two LAN hops (A to C, C to F; its
+`hops` is 2), X never. Then, from B's namespace, a
 hostile host sends the group one announcement forwarded (TTL 2), one of another mesh and one of
 5 bytes: A must count each (`announcements_rejected`, `_foreign`, `_malformed`) and dial none of
 them. Then B is killed (-9) and started again: every node must have its neighbours back. With
@@ -151,7 +152,9 @@ def main():
         if not message_id:
             failures.append("E could not send")
         deadline = time.time() + options.wait / 2
-        expected = {"A": 0, "B": 1, "C": 1, "D": 1, "F": 2}
+        # Relays on the way: A's managed relay may reach B, C or D after one of the others has
+        # relayed it too (PROTOCOL.md Part C), so 1 or 2 there; F only through C, two LAN hops.
+        expected = {"A": (0,), "B": (1, 2), "C": (1, 2), "D": (1, 2), "F": (2,)}
 
         def copies(node):
             return [e for e in read_events(os.path.join(node.dir, "watch.jsonl")) if e.get("messageID") == message_id]
@@ -167,7 +170,7 @@ def main():
             if node.name in expected:
                 if len(got) != 1:
                     failures.append(f"{node.name} delivered {len(got)} copies, not 1")
-                elif got[0].get("hops") != expected[node.name]:
+                elif got[0].get("hops") not in expected[node.name]:
                     failures.append(f"{node.name}'s copy has hops {got[0].get('hops')}, not {expected[node.name]}")
             elif got:
                 failures.append(f"{node.name} delivered a message it must not reach")
