@@ -24,12 +24,15 @@ public struct UDPTransportConfiguration: Equatable, Sendable {
     public var connectInterval: Duration
     /// The most links at once, both roles together.
     public var maxLinks: Int
+    /// LAN discovery's announcement and rules, with a `device`; nil: no discovery.
+    public var discovery: LANDiscoveryConfiguration?
 
     /// Creates a configuration; the defaults match `UDPSettings`.
     public init(
         bind: UDPEndpoint, neighbours: [UDPEndpoint] = [], mtu: Int = 185, loss: Double = 0,
         keepaliveInterval: Duration = .seconds(1), linkTimeout: Duration = .seconds(4),
-        connectInterval: Duration = .seconds(1), maxLinks: Int = 64, device: String? = nil, sources: IPv4Subnet = .loopback
+        connectInterval: Duration = .seconds(1), maxLinks: Int = 64, device: String? = nil, sources: IPv4Subnet = .loopback,
+        discovery: LANDiscoveryConfiguration? = nil
     ) {
         self.bind = bind
         self.device = device
@@ -41,6 +44,7 @@ public struct UDPTransportConfiguration: Equatable, Sendable {
         self.linkTimeout = linkTimeout
         self.connectInterval = connectInterval
         self.maxLinks = max(1, maxLinks)
+        self.discovery = device == nil ? nil : discovery
     }
 
     /// How often the transport's timer runs: half the shortest period, at least 5 ms.

@@ -27,8 +27,10 @@ enum TransportFactory {
             let settings = config[section]
             guard !settings.interface.isEmpty else { return try UDPTransport(configuration: UDPTransportConfiguration(settings)) }
             // A LAN waits for its interface rather than stopping the node's other transports.
+            let serviceUUID = LANAnnouncement.uuidBytes(config.bluez.serviceUUID) ?? LANDiscoveryConfiguration.defaultServiceUUID
+            let shortID = LANAnnouncement.shortID(ofNodeID: identity.nodeID.bytes)
             return InterfaceTransport(interface: settings.interface) { address in
-                try UDPTransport(configuration: UDPTransportConfiguration(settings, on: address))
+                try UDPTransport(configuration: UDPTransportConfiguration(settings, on: address, serviceUUID: serviceUUID, shortID: shortID))
             }
         }
         return try BlueZTransportFactory.make(config: config, identity: identity, logger: logger)
