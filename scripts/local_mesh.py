@@ -7,6 +7,11 @@ Mixed architectures (scripts/build-arm64.sh): with MESHNODE_ARM64_BIN (a folder 
 meshnoded and relayctl) and MESHNODE_ARM64_ROOT (a Debian 13 arm64 root for their loader), the nodes
 named in MESHNODE_ARM64_NODES (default "B D") run the arm64 binaries under qemu-aarch64-static, and
 their relayctl is the arm64 one too; the others run the host build.
+
+Older nodes (PROTOCOL.md D3b, "Nodes of version 1"): with MESHNODE_OLD_BIN (a folder holding an older
+release's meshnoded and relayctl), the nodes named in MESHNODE_OLD_NODES (default "C") run it, and
+their neighbours must count a link keyed in version 1 (links.legacy_links) while the other links are
+private.
 Usage: local_mesh.py BIN_DIR"""
 import json
 import os
@@ -46,6 +51,8 @@ def arm64_prefix():
 def main():
     bin_dir = sys.argv[1]
     prefix, arm64 = arm64_prefix()
+    old_bin = os.environ.get("MESHNODE_OLD_BIN")
+    old = set(os.environ.get("MESHNODE_OLD_NODES", "C").split()) if old_bin else set()
     # Emulated nodes start, subscribe and answer more slowly.
     wait, settle = (240, 3) if prefix else (60, 0.5)
     work = tempfile.mkdtemp(prefix="meshnode-demo.", dir="/tmp")
@@ -53,14 +60,16 @@ def main():
     nodes = []
     for i, name in enumerate(NAMES):
         emulated = name in arm64
-        nodes.append(Node(os.environ["MESHNODE_ARM64_BIN"] if emulated else bin_dir, work, name, base + i,
+        node_bin = os.environ["MESHNODE_ARM64_BIN"] if emulated else old_bin if name in old else bin_dir
+        nodes.append(Node(node_bin, work, name, base + i,
                           [base + i - 1] if i > 0 else [], prefix=prefix if emulated else (),
                           node_name=f"node-{name}"))
     watches = []
     try:
         print(f"== starting five nodes in a line in {work} (UDP ports {base}..{base + 4})")
         for node in nodes:
-            print(f"  {node.name}: " + ("arm64 (qemu-aarch64-static)" if node.prefix else platform.machine()))
+            print(f"  {node.name}: " + ("arm64 (qemu-aarch64-static)" if node.prefix else platform.machine())
+                  + (f", older release from {old_bin}" if node.name in old else ""))
             node.start()
 
         print("== waiting for every link to finish its handshake")
@@ -118,6 +127,17 @@ def main():
             for line in (stats.stdout if stats else "").splitlines():
                 if STATS_LINE.match(line):
                     print(line)
+        if old:
+            print("== links keyed in version 1 (next to an older node) and privately (the rest)")
+            for i, node in enumerate(nodes):
+                if node.name in old:
+                    continue
+                links = ((node.stats() or {}).get("counters") or {}).get("links", {})
+                beside = [n.name for n in nodes[max(0, i - 1):i + 2] if n.name in old]
+                legacy, private = links.get("legacy_links", 0), links.get("private_links", 0)
+                print(f"  {node.name}: legacy_links {legacy}, private_links {private}")
+                if (legacy > 0) != bool(beside) or private == 0 and len(beside) < (1 if i in (0, 4) else 2):
+                    return fail(f"{node.name}: links not keyed as expected beside {beside or 'no older node'}")
         print("== stopping")
         for watch in watches:
             watch.stop()

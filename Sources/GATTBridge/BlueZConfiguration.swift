@@ -9,7 +9,8 @@ public struct BlueZConfiguration: Equatable, Sendable {
     public var messageCharacteristicUUID: String
     /// The read-only profile characteristic.
     public var profileCharacteristicUUID: String
-    /// The 8-character short ID advertised as the local name.
+    /// The local name advertised at start; ``BlueZTransport/setLocalName(_:)`` changes it (meshnoded:
+    /// the name of the epoch, docs/PROTOCOL.md D13).
     public var localName: String
     /// When not empty, only these addresses may link with us (`AA:BB:CC:DD:EE:FF`, any case).
     public var allowAddresses: Set<String>
@@ -109,11 +110,7 @@ public struct BlueZConfiguration: Equatable, Sendable {
         guard slots.count == clientSlots else { throw .badUUID(field: "slotBaseUUID", value: slotBaseUUID) }
         let all = [copy.serviceUUID, copy.messageCharacteristicUUID, copy.profileCharacteristicUUID] + slots
         guard Set(all).count == all.count else { throw .duplicateUUIDs }
-        let budget = AdvertisementBudget(serviceUUIDs: [copy.serviceUUID], localName: localName)
-        guard !localName.isEmpty, localName.unicodeScalars.allSatisfy({ $0.isASCII && $0.value >= 0x20 }) else {
-            throw .badLocalName(localName)
-        }
-        guard budget.fits else { throw .advertisementTooLarge(bytes: budget.totalBytes) }
+        try copy.checkLocalName(localName)
         for address in allowAddresses.union(denyAddresses) where AddressFilter.normalize(address) == nil {
             throw .badAddress(address)
         }
@@ -124,6 +121,17 @@ public struct BlueZConfiguration: Equatable, Sendable {
             throw .badTimeout
         }
         return copy
+    }
+}
+
+extension BlueZConfiguration {
+    /// Throws unless `name` is printable ASCII and fits the advertisement beside the service UUID.
+    public func checkLocalName(_ name: String) throws(BlueZConfigurationError) {
+        guard !name.isEmpty, name.unicodeScalars.allSatisfy({ $0.isASCII && $0.value >= 0x20 && $0.value < 0x7f }) else {
+            throw .badLocalName(name)
+        }
+        let budget = AdvertisementBudget(serviceUUIDs: [serviceUUID], localName: name)
+        guard budget.fits else { throw .advertisementTooLarge(bytes: budget.totalBytes) }
     }
 }
 

@@ -55,6 +55,8 @@ public struct BlueZCounters: Equatable, Sendable {
     public var applicationRegistrations = 0
     /// Successful RegisterAdvertisement calls.
     public var advertisementRegistrations = 0
+    /// Times the node changed the advertised name (each epoch, docs/PROTOCOL.md D13).
+    public var advertisedNameChanges = 0
     /// Failed registrations of either kind.
     public var registrationFailures = 0
     /// Requests from bluetoothd that were malformed or not allowed.

@@ -80,9 +80,11 @@ extension BlueZSession {
                 advState = .registered
                 retries.recordSuccess("adv")
                 count { $0.advertisementRegistrations += 1 }
-                log(.info, "advertising \(config.localName)")
+                log(.info, "advertising \(gatt.localName)")
+                if advertisementStale { refreshAdvertisement(after: 0) }
             case .failure(.remote("org.bluez.Error.AlreadyExists", _)):
                 advState = .registered
+                if advertisementStale { refreshAdvertisement(after: 0) }
             case .failure(let error):
                 advState = .unregistered
                 count { $0.registrationFailures += 1 }
@@ -93,12 +95,25 @@ extension BlueZSession {
         }
     }
 
+    /// Takes the name the node set (``BlueZTransport/setLocalName(_:)``) into the advertisement and,
+    /// when it changed, registers the advertisement again at once: bluetoothd reads `LocalName` only
+    /// when an advertisement is registered.
+    func localNameChanged() {
+        guard let name = shared.withLock({ $0.localName }), gatt.setLocalName(name) else { return }
+        count { $0.advertisedNameChanges += 1 }
+        guard config.gattServer else { return }
+        refreshAdvertisement(after: 0)
+    }
+
     /// Registers the advertisement again (it goes off-air when a central connects), debounced.
     func refreshAdvertisement(after delay: Double = 1) {
         if let timer = advRefreshTimer { loop.cancelTimer(timer) }
         advRefreshTimer = loop.after(delay) { [self] in
             advRefreshTimer = nil
             guard adapterReady else { return }
+            // A registration under way may carry the old name: go again when it is done.
+            guard advState != .registering else { advertisementStale = true; return }
+            advertisementStale = false
             guard advState == .registered else { registerAdvertisement(); return }
             advState = .registering
             call(path: adapterPath, interface: BlueZ.advertisingManager, member: "UnregisterAdvertisement",

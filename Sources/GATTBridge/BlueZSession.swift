@@ -73,6 +73,8 @@ final class BlueZSession {
     var holdUntil: [String: Double] = [:]
     var wakeTimer: UInt64?
     var advRefreshTimer: UInt64?
+    /// The local name changed while a registration was under way: register again once it is done.
+    var advertisementStale = false
     var stopping = false
     /// Frames waiting for their link's single outstanding WriteValue (BlueZ allows one per characteristic).
     var writeQueues: [LinkID: [(frame: [UInt8], characteristic: String)]] = [:]
@@ -99,6 +101,7 @@ final class BlueZSession {
         filter = AddressFilter(allow: configuration.allowAddresses, deny: configuration.denyAddresses)
         adapterPath = "/org/bluez/" + configuration.adapter
         gatt = try GATTApplication(configuration: configuration)
+        if let name = shared.withLock({ $0.localName }) { _ = gatt.setLocalName(name) }
         slots = ClientSlots(count: configuration.gattServer ? configuration.clientSlots : 0)
         backoff = BackoffSchedule(policy: configuration.reconnect)
         retries = BackoffSchedule(policy: ReconnectPolicy(initialDelay: 1, maxDelay: 10, penaltyAfterFailures: 1000),

@@ -10,6 +10,8 @@ struct BlueZShared: Sendable {
     var links: [LinkInfo] = []
     var profile: [UInt8] = []
     var discoverable = false
+    /// The name to advertise (set by the node each epoch, read by the loop thread).
+    var localName: String?
     /// How far the transport has come, as the loop thread last published it.
     var state = BlueZTransportState.connectingToBus(retryAt: nil)
 }

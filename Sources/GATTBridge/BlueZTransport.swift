@@ -112,6 +112,16 @@ public final class BlueZTransport: MeshTransport {
     /// The counters and the state line, for the daemon's `stats` and `status`.
     public var status: TransportStatus { TransportStatus(counters: CounterDictionary.make(from: counters), summary: stateSummary) }
 
+    /// Advertises `name` from now on: the advertisement is registered again with it at once (or, before
+    /// ``start(handler:)``, first registered with it). Throws, changing nothing, unless the name is
+    /// printable ASCII that fits the advertisement.
+    public func setLocalName(_ name: String) throws(BlueZConfigurationError) {
+        try configuration.checkLocalName(name)
+        shared.withLock { $0.localName = name }
+        guard let current = running.withLock({ $0 }) else { return }
+        current.loop.post { current.session.value.localNameChanged() }
+    }
+
     /// Sets the profile characteristic's value and whether it may be read (`discoverable`).
     public func setProfile(_ value: [UInt8], discoverable: Bool) {
         let bounded = Array(value.prefix(GATTRequest.maxValueLength))

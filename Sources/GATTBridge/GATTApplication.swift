@@ -78,6 +78,17 @@ public struct GATTApplication: Equatable, Sendable {
             ])])
     }
 
+    /// The advertisement's `LocalName`.
+    public var localName: String {
+        (try? advertisement.property(path: advertisementPath, interface: BlueZ.advertisement, name: "LocalName")?.string()) ?? ""
+    }
+
+    /// Sets the advertisement's `LocalName`; true when it changed. bluetoothd reads it when the
+    /// advertisement is next registered (``BlueZSession`` registers it again at once).
+    public mutating func setLocalName(_ name: String) -> Bool {
+        advertisement.update(path: advertisementPath, interface: BlueZ.advertisement, property: "LocalName", to: .string(name)) != nil
+    }
+
     /// Sets the message characteristic's Notifying property; returns PropertiesChanged arguments when it changed.
     public mutating func setNotifying(_ on: Bool) -> [DBusValue]? {
         app.update(path: messagePath, interface: BlueZ.characteristic, property: "Notifying", to: .boolean(on))

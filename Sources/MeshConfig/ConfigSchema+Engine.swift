@@ -99,5 +99,10 @@ extension ConfigSchema {
             summary: "pad sealed payloads to hide their length",
             apply: { config, text throws(InvalidValue) in config.crypto.padding = try ConfigValue.bool(text) },
             render: { String($0.crypto.padding) }),
+        ConfigOption(
+            section: "crypto", key: "key_exchange", alias: nil, valueHint: "private_first|private_only",
+            summary: "private_only refuses neighbours that speak only key exchange version 1 (identities in clear)",
+            apply: { config, text throws(InvalidValue) in config.crypto.keyExchange = try ConfigValue.choice(text, of: KeyExchangeSetting.self) },
+            render: { $0.crypto.keyExchange.rawValue }),
     ]
 }

@@ -13,7 +13,12 @@ extension ConfigSchema {
             summary: "network interface to run on: its IPv4 address is bound, only its subnet is heard, peers lie in it (empty: loopback)",
             apply: { config, text throws(InvalidValue) in config[family].interface = try interfaceName(text) },
             render: { $0[family].interface })
-        return (udp ? [] : [interface]) + [
+        let discovery = ConfigOption(
+            section: section, key: "discovery", alias: nil, valueHint: "BOOL",
+            summary: "with an interface: find peers by link-local multicast (224.0.0.254:7100) besides the configured ones",
+            apply: { config, text throws(InvalidValue) in config[family].discovery = try ConfigValue.bool(text) },
+            render: { $0[family].discovery ? "on" : "off" })
+        return (udp ? [] : [interface, discovery]) + [
             ConfigOption(
                 section: section, key: "bind", alias: udp ? "udp-bind" : nil, valueHint: "ADDRESS",
                 summary: "loopback address to bind: 127.0.0.0/8 or ::1",

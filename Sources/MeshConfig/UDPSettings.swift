@@ -7,6 +7,9 @@ public struct UDPSettings: Equatable, Sendable {
     /// `[lan]` only: the network interface whose IPv4 address is bound and whose subnet alone is
     /// heard (empty: loopback, as `[udp]`).
     public var interface = ""
+    /// `[lan]` only, with an `interface`: find peers by link-local multicast (docs/PROTOCOL.md,
+    /// "LAN discovery") besides the configured ones.
+    public var discovery = true
     /// The UDP port to bind.
     public var port: UInt16 = 7001
     /// The ports this node connects to as central (loopback only).

@@ -37,7 +37,7 @@ public struct CryptoCounters: Sendable, Equatable {
         case .invalidLength, .invalidPublicKey, .invalidPrivateKey, .tooLarge, .truncated, .badPadding,
             .unsupportedVersion, .wire, .invalidOutputLength:
             malformed += 1
-        case .openSSL, .counterExhausted: otherFailures += 1
+        case .openSSL, .counterExhausted, .unexpectedIdentityProof: otherFailures += 1
         }
     }
 }

@@ -44,4 +44,6 @@ public enum CryptoError: Error, Equatable, Sendable {
     case notAddressedToUs
     /// A key exchange carries this node's own identity (a reflected message).
     case reflectedKeyExchange
+    /// An identity proof came when no private pairing was waiting for one.
+    case unexpectedIdentityProof
 }

@@ -63,6 +63,8 @@ public struct EngineConfiguration: Sendable {
     /// Frames one link may hand the engine, checked before reassembly and the link seal
     /// (PROTOCOL.md Part E, "Frames per link"); frames over it are only counted.
     public var frameBudget = FrameBudget.standard
+    /// Which key exchanges this node speaks and accepts (PROTOCOL.md D3b).
+    public var keyExchange: KeyExchangePolicy = .privateFirst
     /// How relays are scheduled: plain RelayChat flooding (the engine's default) or managed flooding.
     public var relayScheduler: RelaySchedulerChoice = .plain
     /// Whether this node keeps direct messages for unreachable recipients (PROTOCOL.md Part G):
@@ -143,4 +145,16 @@ public struct EngineConfiguration: Sendable {
     public func permits(_ node: NodeID) -> Bool {
         !deniedNodes.contains(node) && (allowedNodes.isEmpty || allowedNodes.contains(node))
     }
+}
+
+/// Which key exchanges a node speaks (PROTOCOL.md D3b, "Nodes of version 1").
+public enum KeyExchangePolicy: String, Sendable, CaseIterable {
+    /// Open with the private key exchange; answer a neighbour that speaks only version 1 with
+    /// version 1, counting the link as not private.
+    case privateFirst = "private_first"
+    /// Speak only the private key exchange: a neighbour that sends version 1 is refused.
+    case privateOnly = "private_only"
+    /// Speak only version 1 and ignore hellos and proofs, as a node of an older release does
+    /// (for interoperability tests).
+    case legacyOnly = "legacy_only"
 }

@@ -33,6 +33,11 @@ public enum EngineEvent: Equatable, Sendable {
     /// A ready link's peer sent no link acknowledgement in time (an older node): delivery on the
     /// link is not confirmed, and losses on it are covered only by the resend window (PROTOCOL.md D12).
     case linkUnacknowledged(LinkID, neighbour: NodeID)
+    /// A link was keyed with the signed key exchange of version 1 (PROTOCOL.md D3b): the
+    /// neighbour speaks nothing newer, and both identities went over the air in clear.
+    case legacyLink(LinkID, neighbour: NodeID)
+    /// A neighbour that speaks only the key exchange of version 1 was refused (`private_only`).
+    case legacyRefused(LinkID, neighbour: NodeID)
     /// A message that waited for its destination's key was sent.
     case sentAfterLookup(NodeID, OriginatedMessage)
 }

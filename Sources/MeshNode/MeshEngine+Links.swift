@@ -13,6 +13,7 @@ extension MeshEngine {
             guardInterval: configuration.keyExchangeGuard, rekeyAfterMessages: configuration.rekeyAfterMessages,
             rekeyInterval: configuration.rekeyInterval)
         handshakeConfiguration.lossless = info.lossless
+        handshakeConfiguration.speaksPrivate = configuration.keyExchange != .legacyOnly
         let handshake = LinkHandshake(identity: identity, configuration: handshakeConfiguration)
         let sender = FrameSender(limits: fragmenterLimits, random: SplitMix64(seed: random.next()))
         links.open(LinkState(
@@ -67,7 +68,7 @@ extension MeshEngine {
     func startKeyExchange(on link: LinkID, now: Duration) {
         guard var state = links[link] else { return }
         state.openingDue = nil
-        let message: KeyExchangeMessage?
+        let message: LinkHandshake.Opening?
         do {
             message = try state.handshake.start(now: now, timestamp: timestamp(at: now))
         } catch {
@@ -76,7 +77,24 @@ extension MeshEngine {
             return
         }
         links.update(state)
-        if let message { sendKeyExchange(message, on: link, now: now) }
+        switch message {
+        case .hello(let hello)?: sendHello(hello, on: link, now: now)
+        case .legacy(let message)?: sendKeyExchange(message, on: link, now: now)
+        case nil: break
+        }
+    }
+
+    /// Sends a private hello (PROTOCOL.md D3b): the bytes alone, no envelope, nothing that names us.
+    func sendHello(_ hello: PrivateHello, on link: LinkID, now: Duration) {
+        kindCounters[.keyExchange].sent += 1
+        links.withLink(link) { $0.handshakeSentAt = now }
+        sendFrames(of: hello.encoded(), kindByte: PrivateHello.frameKind, on: link, now: now)
+    }
+
+    /// Sends this node's identity proof for the link's current private pairing.
+    func sendIdentityProof(_ proof: [UInt8], on link: LinkID, now: Duration) {
+        links.increment(\.identityProofsSent)
+        sendFrames(of: proof, kindByte: IdentityProof.frameKind, on: link, now: now)
     }
 
     func sendKeyExchange(_ message: KeyExchangeMessage, on link: LinkID, now: Duration) {
@@ -110,6 +128,16 @@ extension MeshEngine {
             receiveAcknowledgement(message, on: link, now: now)
             return
         }
+        if configuration.keyExchange != .legacyOnly {
+            if kindByte == PrivateHello.frameKind {
+                receiveHello(message, on: link, now: now)
+                return
+            }
+            if kindByte == IdentityProof.frameKind {
+                receiveIdentityProof(message, on: link, now: now)
+                return
+            }
+        }
         guard let kind = MessageKind(rawValue: kindByte) else {
             links.increment(\.unknownKinds)
             emit(.dropped(nil, kind: nil, cause: .unknownKind(kindByte), link: link))
@@ -122,6 +150,43 @@ extension MeshEngine {
         }
     }
 
+    private func receiveHello(_ bytes: [UInt8], on link: LinkID, now: Duration) {
+        kindCounters[.keyExchange].received += 1
+        guard var state = links[link] else { return }
+        do {
+            let hello = try PrivateHello(decoding: bytes)
+            let (reply, proof) = try state.handshake.receive(hello: hello, now: now)
+            // An opening still waiting for the MTU exchange is not needed now: the reply (or
+            // this pairing) is this end's half.
+            state.openingDue = nil
+            links.update(state)
+            if let reply { sendHello(reply, on: link, now: now) }
+            sendIdentityProof(proof, on: link, now: now)
+        } catch {
+            keyExchangeFailed(error, on: link, malformed: true)
+        }
+    }
+
+    private func receiveIdentityProof(_ bytes: [UInt8], on link: LinkID, now: Duration) {
+        guard var state = links[link] else { return }
+        let keys: LinkKeys
+        do {
+            keys = try state.handshake.receive(proof: bytes, now: now)
+        } catch {
+            keyExchangeFailed(error, on: link, malformed: false)
+            return
+        }
+        links.increment(\.identityProofsReceived)
+        links.update(state)
+        keyed(with: keys, reply: nil, on: link, now: now)
+    }
+
+    private func keyExchangeFailed(_ error: any Error, on link: LinkID, malformed: Bool) {
+        if malformed { kindCounters[.keyExchange].droppedMalformed += 1 } else { kindCounters[.keyExchange].droppedUnverifiable += 1 }
+        links.increment(\.keyExchangeFailures)
+        emit(.dropped(nil, kind: .keyExchange, cause: .keyExchange("\(error)"), link: link))
+    }
+
     private func receiveKeyExchange(_ bytes: [UInt8], on link: LinkID, now: Duration) {
         kindCounters[.keyExchange].received += 1
         guard var state = links[link] else { return }
@@ -132,12 +197,31 @@ extension MeshEngine {
             message = try KeyExchangeMessage(decoding: envelope.payload)
             guard message.senderNodeID == envelope.origin else { throw CryptoError.originMismatch(origin: envelope.origin, expected: message.senderNodeID) }
         } catch {
-            kindCounters[.keyExchange].droppedMalformed += 1
-            links.increment(\.keyExchangeFailures)
-            emit(.dropped(nil, kind: .keyExchange, cause: .keyExchange("\(error)"), link: link))
+            keyExchangeFailed(error, on: link, malformed: true)
             return
         }
-        let neighbour = message.senderNodeID
+        if configuration.keyExchange == .privateOnly {
+            // A neighbour of version 1 names itself and us in clear: this node does not answer.
+            links.increment(\.legacyRefused)
+            emit(.legacyRefused(link, neighbour: message.senderNodeID))
+            _ = links.remove(link)
+            actions.append(.disconnect(link))
+            return
+        }
+        do {
+            let (reply, keys) = try state.handshake.receive(message, now: now, timestamp: timestamp(at: now))
+            links.update(state)
+            keyed(with: keys, reply: reply, on: link, now: now)
+        } catch {
+            keyExchangeFailed(error, on: link, malformed: false)
+        }
+    }
+
+    /// A key exchange produced keys: refuses a neighbour the lists do not permit, else keys the
+    /// link (first keys) or re-keys it.
+    private func keyed(with keys: LinkKeys, reply: KeyExchangeMessage?, on link: LinkID, now: Duration) {
+        guard var state = links[link] else { return }
+        let neighbour = keys.remoteNodeID
         guard configuration.permits(neighbour), neighbour != nodeID else {
             links.increment(\.refused)
             emit(.refused(link, neighbour: neighbour))
@@ -145,47 +229,44 @@ extension MeshEngine {
             actions.append(.disconnect(link))
             return
         }
-        do {
-            let (reply, keys) = try state.handshake.receive(message, now: now, timestamp: timestamp(at: now))
-            // An opening still waiting for the MTU exchange is not needed now: the reply (or
-            // these keys) is this end's half.
-            state.openingDue = nil
-            if let previous = state.neighbour, previous != neighbour {
-                // Another identity on the same link: start over, as on a new link.
-                _ = neighbours.detach(link, now: now)
-                state.keyed = nil
-            }
-            let firstKeys: Bool
-            var rekeyed = false
-            if var keyed = state.keyed {
-                keyed.session.rekey(with: keys)
-                keyed.keyedAt = now
-                state.keyed = keyed
-                firstKeys = false
-                rekeyed = true
-            } else {
-                let session = LinkSession(keys: keys, padding: configuration.padding ? .buckets : .minimal)
-                state.stage = .awaitingProfile(KeyedLink(session: session, neighbour: neighbour, keyedAt: now))
-                links.keyed(link, address: state.info.remoteAddress, now: now)
-                firstKeys = true
-            }
-            links.update(state)
-            kindCounters[.keyExchange].delivered += 1
-            links.increment(\.keyExchanges)
-            if let reply { sendKeyExchange(reply, on: link, now: now) }
-            actions.append(.preferLink(link))
-            emit(.linkKeyed(link, neighbour: neighbour))
-            if firstKeys {
-                sendProfile(on: link, now: now)
-                // Announces that this end acknowledges (PROTOCOL.md D12).
-                sendAcknowledgement(on: link, now: now)
-            }
-            if rekeyed { resendAfterRekey(on: link, now: now) }
-        } catch {
-            kindCounters[.keyExchange].droppedUnverifiable += 1
-            links.increment(\.keyExchangeFailures)
-            emit(.dropped(nil, kind: .keyExchange, cause: .keyExchange("\(error)"), link: link))
+        // An opening still waiting for the MTU exchange is not needed now.
+        state.openingDue = nil
+        if let previous = state.neighbour, previous != neighbour {
+            // Another identity on the same link: start over, as on a new link.
+            _ = neighbours.detach(link, now: now)
+            state.keyed = nil
         }
+        let firstKeys: Bool
+        var rekeyed = false
+        if var keyed = state.keyed {
+            keyed.session.rekey(with: keys)
+            keyed.keyedAt = now
+            state.keyed = keyed
+            firstKeys = false
+            rekeyed = true
+        } else {
+            let session = LinkSession(keys: keys, padding: configuration.padding ? .buckets : .minimal)
+            state.stage = .awaitingProfile(KeyedLink(session: session, neighbour: neighbour, keyedAt: now))
+            links.keyed(link, address: state.info.remoteAddress, now: now)
+            firstKeys = true
+        }
+        let legacy = state.handshake.peerIsLegacy
+        links.update(state)
+        kindCounters[.keyExchange].delivered += 1
+        links.increment(\.keyExchanges)
+        if firstKeys {
+            links.increment(legacy ? \.legacyLinks : \.privateLinks)
+            if legacy { emit(.legacyLink(link, neighbour: neighbour)) }
+        }
+        if let reply { sendKeyExchange(reply, on: link, now: now) }
+        actions.append(.preferLink(link))
+        emit(.linkKeyed(link, neighbour: neighbour))
+        if firstKeys {
+            sendProfile(on: link, now: now)
+            // Announces that this end acknowledges (PROTOCOL.md D12).
+            sendAcknowledgement(on: link, now: now)
+        }
+        if rekeyed { resendAfterRekey(on: link, now: now) }
     }
 
     private func receiveSealed(_ packet: [UInt8], kind: MessageKind, on link: LinkID, now: Duration) {

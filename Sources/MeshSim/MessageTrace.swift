@@ -31,9 +31,10 @@ public struct MessageTrace: Sendable {
         if firstSender[Key(node: node, messageID: id)] == receiver { sentBack += 1 }
     }
 
-    /// The message ID of a sealed message's first fragment (kinds other than key exchange).
+    /// The message ID of a sealed message's first fragment (kinds other than the key exchange's:
+    /// `0x05`, and the private hello `0x09` and identity proof `0x0A`, carry no message ID).
     static func messageID(of frame: [UInt8]) -> [UInt8]? {
-        guard frame.count >= 9 + 16, frame[0] != 0x05, frame[5] == 0, frame[6] == 0 else { return nil }
+        guard frame.count >= 9 + 16, ![0x05, 0x09, 0x0A].contains(frame[0]), frame[5] == 0, frame[6] == 0 else { return nil }
         return Array(frame[9..<25])
     }
 }

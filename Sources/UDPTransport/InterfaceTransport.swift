@@ -101,12 +101,15 @@ public final class InterfaceTransport: MeshTransport {
         running?.stop()
     }
 
-    /// The running transport's counters and `running on eth0 (192.168.1.7)`, or
+    /// The running transport's counters and `running on eth0 (192.168.1.7)` (with what the running
+    /// transport adds, such as `, no discovery: <why>`), or
     /// `waiting for eth0: <why> (retry in 4 s)`.
     public var status: TransportStatus {
         let (running, address, reason, retryAt) = state.withLock { ($0.running, $0.address, $0.wait.reason, $0.retryAt) }
         if let running, let address {
-            return TransportStatus(counters: running.status.counters, summary: "running on \(interface) (\(UDPEndpoint.dotted(address.address)))")
+            let status = running.status
+            let note = status.summary.map { ", \($0)" } ?? ""
+            return TransportStatus(counters: status.counters, summary: "running on \(interface) (\(UDPEndpoint.dotted(address.address)))" + note)
         }
         let retry = retryAt.map { " (retry in \(max(1, Int(($0 - .now).components.seconds) + 1)) s)" } ?? ""
         return TransportStatus(summary: "waiting for \(interface)" + (reason.map { ": \($0)" } ?? "") + retry)

@@ -81,6 +81,8 @@ struct UDPLinkTable: Sendable {
         }
         let endpoint: UDPEndpoint
         var state: State
+        /// Found by LAN discovery (dropped when discovery forgets it), not configured.
+        var discovered = false
     }
 
     /// This process's random instance number.

@@ -103,6 +103,42 @@ struct UDPSocket: Sendable {
         return code == EAGAIN || code == EWOULDBLOCK || code == ENOBUFS ? .full : .failed(code)
     }
 
+    /// Prepares the socket to send announcements to a link-local group: out of interface
+    /// `interfaceIndex` only, TTL 1 (never forwarded), and not looped back to this host.
+    func enableMulticastSend(interfaceIndex: Int32) throws(UDPTransportError) {
+        var ttl: Int32 = 1
+        var loop: Int32 = 0
+        var outgoing = ip_mreqn()
+        outgoing.imr_ifindex = interfaceIndex
+        guard setsockopt(fd, Int32(IPPROTO_IP), IP_MULTICAST_TTL, &ttl, socklen_t(MemoryLayout<Int32>.size)) == 0 else {
+            throw .system(call: "IP_MULTICAST_TTL", errno: errno)
+        }
+        guard setsockopt(fd, Int32(IPPROTO_IP), IP_MULTICAST_LOOP, &loop, socklen_t(MemoryLayout<Int32>.size)) == 0 else {
+            throw .system(call: "IP_MULTICAST_LOOP", errno: errno)
+        }
+        guard setsockopt(fd, Int32(IPPROTO_IP), IP_MULTICAST_IF, &outgoing, socklen_t(MemoryLayout<ip_mreqn>.size)) == 0 else {
+            throw .system(call: "IP_MULTICAST_IF", errno: errno)
+        }
+    }
+
+    /// Sends one datagram to an IPv4 address that need not be a unicast peer (the discovery group).
+    func send(_ bytes: [UInt8], toIPv4 address: UInt32, port: UInt16) -> Sent {
+        var target = sockaddr_in()
+        target.sin_family = sa_family_t(AF_INET)
+        target.sin_port = port.bigEndian
+        target.sin_addr.s_addr = address.bigEndian
+        let count = bytes.withUnsafeBytes { raw in
+            withUnsafePointer(to: &target) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    sendto(fd, raw.baseAddress, raw.count, Int32(MSG_NOSIGNAL), $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+        }
+        if count >= 0 { return .sent }
+        let code = errno
+        return code == EAGAIN || code == EWOULDBLOCK || code == ENOBUFS ? .full : .failed(code)
+    }
+
     /// Closes the descriptor.
     func close() { Glibc.close(fd) }
 

@@ -1,5 +1,7 @@
 import Dispatch
+import Glibc
 import MeshLink
+import MeshProtocol
 import Synchronization
 
 /// A `MeshTransport` over loopback UDP that carries exactly the frames a GATT link would.
@@ -7,12 +9,16 @@ import Synchronization
 /// It binds one port; for every configured neighbour it is the central of a link and retries
 /// connecting every `connectInterval`; any node that connects to it gets a peripheral link.
 /// Two nodes that list each other have two links, one per role, as BLE dual role does.
+/// On a LAN interface with discovery it also announces itself to a link-local multicast group
+/// and dials the announcers it hears (``LANDiscovery``, docs/PROTOCOL.md Part I).
 /// The datagram protocol is in docs/OPERATIONS.md. Socket I/O never blocks (a reader thread
 /// waits in `poll` and reads on the queue); events are delivered one at a time, in order, on the
 /// transport's own serial queue.
 public final class UDPTransport: MeshTransport, Sendable {
     private struct State {
         var table: UDPLinkTable
+        var discovery: LANDiscovery?
+        var groupReader: SocketReader?
         var handler: (@Sendable (TransportEvent) -> Void)?
         var reader: SocketReader?
         var timer: DispatchSourceTimer?
@@ -25,6 +31,10 @@ public final class UDPTransport: MeshTransport, Sendable {
     /// The address actually bound (the kernel's choice when the configuration said port 0).
     public let boundEndpoint: UDPEndpoint
     private let socket: UDPSocket
+    /// The discovery group's socket, with discovery.
+    private let groupSocket: GroupSocket?
+    /// Why discovery was configured but could not start (no multicast on the interface, ...).
+    public let discoveryFailure: String?
     private let state: Mutex<State>
     private let queue: DispatchQueue
     private let origin = ContinuousClock.now
@@ -42,15 +52,31 @@ public final class UDPTransport: MeshTransport, Sendable {
             socket.close()
             throw error
         }
+        // Links do not need multicast: without it the transport runs on its static peers and says why.
+        do {
+            groupSocket = try Self.openDiscovery(configuration, socket: socket)
+            discoveryFailure = nil
+        } catch {
+            groupSocket = nil
+            discoveryFailure = "\(error)"
+        }
         let table = randomSeed.map { UDPLinkTable(configuration: configuration, seed: $0) } ?? UDPLinkTable(configuration: configuration)
-        state = Mutex(State(table: table))
+        let discovery = groupSocket == nil ? nil : configuration.discovery.map { discovery in
+            randomSeed.map { LANDiscovery(configuration: discovery, random: SplitMix64(seed: $0 ^ 0x4C41_4E44)) }
+                ?? LANDiscovery(configuration: discovery)
+        }
+        state = Mutex(State(table: table, discovery: discovery))
         queue = DispatchQueue(label: "meshnode.udp.\(boundEndpoint.port)")
     }
 
     deinit {
         state.withLock { state in
-            if !state.started { socket.close() }
+            if !state.started {
+                socket.close()
+                groupSocket?.close()
+            }
             state.reader?.stop()
+            state.groupReader?.stop()
             state.timer?.cancel()
         }
     }
@@ -64,6 +90,11 @@ public final class UDPTransport: MeshTransport, Sendable {
             let reader = try SocketReader(
                 fd: socket.fd, queue: queue, onReadable: { [weak self] in self?.drainSocket() },
                 onExit: { [socket] in socket.close() })
+            if let groupSocket {
+                state.groupReader = try SocketReader(
+                    fd: groupSocket.fd, queue: queue, onReadable: { [weak self] in self?.drainGroup() },
+                    onExit: { groupSocket.close() })
+            }
             let timer = DispatchSource.makeTimerSource(queue: queue)
             let interval = configuration.tickInterval
             timer.schedule(deadline: .now(), repeating: .nanoseconds(Int(interval / .nanoseconds(1))), leeway: .milliseconds(1))
@@ -124,6 +155,8 @@ public final class UDPTransport: MeshTransport, Sendable {
             for (datagram, endpoint) in state.table.closeAll() { _ = socket.send(datagram.encoded(), to: endpoint) }
             state.timer?.cancel()
             state.timer = nil
+            state.groupReader?.stop()
+            state.groupReader = nil
             return state.reader != nil
         }
         guard lingering else { return }
@@ -141,8 +174,14 @@ public final class UDPTransport: MeshTransport, Sendable {
     /// The counters so far.
     public func counters() -> UDPTransportCounters { state.withLock { $0.table.counters } }
 
-    /// The counters for `stats`; UDP has no progress to report beyond its links.
-    public var status: TransportStatus { TransportStatus(counters: CounterDictionary.make(from: counters())) }
+    /// The counters for `stats` (with discovery's); the summary says why discovery is not running
+    /// when it was configured and could not start.
+    public var status: TransportStatus {
+        let (counters, discovery) = state.withLock { ($0.table.counters, $0.discovery?.counters) }
+        var all = CounterDictionary.make(from: counters)
+        if let discovery { all.merge(CounterDictionary.make(from: discovery)) { first, _ in first } }
+        return TransportStatus(counters: all, summary: discoveryFailure.map { "no discovery: \($0)" })
+    }
 
     /// The links up now, by ID.
     public func links() -> [LinkInfo] {
@@ -161,7 +200,79 @@ public final class UDPTransport: MeshTransport, Sendable {
     }
 
     private func tick() {
-        perform(state.withLock { $0.stopped ? [] : $0.table.tick(now: now()) })
+        let (actions, announcements) = state.withLock { state -> ([UDPLinkTable.Action], [[UInt8]]) in
+            guard !state.stopped else { return ([], []) }
+            let now = now()
+            var announcements: [[UInt8]] = []
+            if var discovery = state.discovery {
+                announcements = Self.apply(discovery.tick(now: now, isLinked: state.table.isLinked), to: &state.table, now: now)
+                state.discovery = discovery
+            }
+            return (state.table.tick(now: now), announcements)
+        }
+        announce(announcements)
+        perform(actions)
+    }
+
+    /// Carries out discovery's dials and forgets on the link table; returns the announcements to send.
+    private static func apply(_ actions: [LANDiscovery.Action], to table: inout UDPLinkTable, now: Duration) -> [[UInt8]] {
+        var announcements: [[UInt8]] = []
+        for action in actions {
+            switch action {
+            case .announce(let bytes): announcements.append(bytes)
+            case .dial(let endpoint): table.addDiscovered(endpoint, now: now)
+            case .forget(let endpoint): table.forgetDiscovered(endpoint)
+            }
+        }
+        return announcements
+    }
+
+    /// Sends announcements to the discovery group.
+    private func announce(_ announcements: [[UInt8]]) {
+        for bytes in announcements {
+            let result = socket.send(bytes, toIPv4: LANDiscoveryConfiguration.group, port: LANDiscoveryConfiguration.groupPort)
+            state.withLock { state in
+                switch result {
+                case .sent: state.table.counters.datagramsSent += 1
+                case .full: state.table.counters.sendFull += 1
+                case .failed: state.table.counters.sendErrors += 1
+                }
+            }
+        }
+    }
+
+    /// Reads up to `readBatch` announcements from the group socket, until it is empty; a dial
+    /// connects at once.
+    private func drainGroup() {
+        guard let groupSocket else { return }
+        for _ in 0..<Self.readBatch {
+            switch groupSocket.receive(capacity: LANAnnouncement.length + 1) {
+            case .empty, .failed:
+                return
+            case .datagram(let bytes, _, let source, let ttl):
+                let actions = state.withLock { state -> [UDPLinkTable.Action] in
+                    guard !state.stopped, var discovery = state.discovery else { return [] }
+                    let now = now()
+                    // A longer datagram arrives cut to 24 bytes, which the exact-length check refuses.
+                    let dials = discovery.receive(bytes, from: source, ttl: ttl, now: now, isLinked: state.table.isLinked)
+                    state.discovery = discovery
+                    guard !dials.isEmpty else { return [] }
+                    _ = Self.apply(dials, to: &state.table, now: now)
+                    return state.table.tick(now: now)
+                }
+                perform(actions)
+            }
+        }
+    }
+
+    /// Opens the discovery group's socket and readies `socket` to announce, with discovery.
+    private static func openDiscovery(_ configuration: UDPTransportConfiguration, socket: UDPSocket) throws(UDPTransportError) -> GroupSocket? {
+        guard configuration.discovery != nil, let device = configuration.device else { return nil }
+        let index = Int32(bitPattern: if_nametoindex(device))
+        guard index > 0 else { throw .system(call: "if_nametoindex \(device)", errno: errno) }
+        try socket.enableMulticastSend(interfaceIndex: index)
+        return try GroupSocket.open(
+            group: LANDiscoveryConfiguration.group, port: LANDiscoveryConfiguration.groupPort, device: device, interfaceIndex: index)
     }
 
     /// Reads up to `readBatch` datagrams, until the socket is empty.

@@ -27,12 +27,15 @@ public struct UDPTransportConfiguration: Equatable, Sendable {
     /// Frames one link may deliver, checked before a frame leaves the read loop; frames over it
     /// are counted in `frames_over_budget` and dropped (PROTOCOL.md Part E, "Frames per link").
     public var frameBudget = FrameBudget.standard
+    /// LAN discovery's announcement and rules, with a `device`; nil: no discovery.
+    public var discovery: LANDiscoveryConfiguration?
 
     /// Creates a configuration; the defaults match `UDPSettings`.
     public init(
         bind: UDPEndpoint, neighbours: [UDPEndpoint] = [], mtu: Int = 185, loss: Double = 0,
         keepaliveInterval: Duration = .seconds(1), linkTimeout: Duration = .seconds(4),
-        connectInterval: Duration = .seconds(1), maxLinks: Int = 64, device: String? = nil, sources: IPv4Subnet = .loopback
+        connectInterval: Duration = .seconds(1), maxLinks: Int = 64, device: String? = nil, sources: IPv4Subnet = .loopback,
+        discovery: LANDiscoveryConfiguration? = nil
     ) {
         self.bind = bind
         self.device = device
@@ -44,6 +47,7 @@ public struct UDPTransportConfiguration: Equatable, Sendable {
         self.linkTimeout = linkTimeout
         self.connectInterval = connectInterval
         self.maxLinks = max(1, maxLinks)
+        self.discovery = device == nil ? nil : discovery
     }
 
     /// How often the transport's timer runs: half the shortest period, at least 5 ms.

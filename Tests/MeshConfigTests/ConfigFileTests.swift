@@ -49,6 +49,10 @@ struct ConfigFileTests {
              error: "meshnoded.conf: [lan] peer 192.168.1.20:7101 is not loopback; set [lan] interface to reach a LAN"),
         Case(text: "[lan]\ninterface = eth0\npeers = [::1]:7101\n",
              error: "meshnoded.conf: [lan] peer [::1]:7101 is not IPv4, as [lan] interface is"),
+        Case(text: "[lan]\ninterface = eth0\ndiscovery = off\n", error: nil),
+        Case(text: "[lan]\ndiscovery = sometimes\n",
+             error: "meshnoded.conf:2: invalid value 'sometimes' for 'discovery' in [lan]: expected true or false"),
+        Case(text: "[udp]\ndiscovery = on\n", error: "meshnoded.conf:2: unknown key 'discovery' in [udp]"),
         Case(text: "[lan]\ninterface = eth0/1\n",
              error: "meshnoded.conf:2: invalid value 'eth0/1' for 'interface' in [lan]: expected an interface name such as eth0 (at most 15 of A-Z, a-z, 0-9, '.', '_', '-'), or nothing"),
         Case(text: "[lan]\npeers = 224.0.0.251:7101\n",
@@ -96,6 +100,15 @@ struct ConfigFileTests {
         #expect(try ConfigLoader.parse("[transport]\nkind = udp\n", file: "t.conf").transport.kinds == [.udp])
         #expect(DaemonSettings().transport.kinds == [.bluez])
         #expect(DaemonSettings().lan.port != DaemonSettings().udp.port)
+    }
+
+    @Test("[lan] discovery is on unless turned off, and survives --print-config", arguments: [
+        ("", true), ("discovery = off\n", false), ("discovery = no\n", false), ("discovery = on\n", true), ("discovery = true\n", true),
+    ])
+    func lanDiscovery(_ line: String, _ on: Bool) throws {
+        let settings = try ConfigLoader.parse("[lan]\ninterface = eth0\n" + line, file: "t.conf")
+        #expect(settings.lan.discovery == on)
+        #expect(try ConfigLoader.parse(settings.rendered(), file: "t.conf") == settings)
     }
 
     @Test func unknownKeyErrorIsTyped() throws {

@@ -92,6 +92,40 @@ struct FixedVectorTests {
             kind: .message) == Array("hi B".utf8))
     }
 
+    @Test("The private key exchange's hellos, proof keys, proof and link keys are byte-exact")
+    func privateKeyExchange() throws {
+        let a = try Self.identityA()
+        let b = try Self.identityB()
+        let ephemeralA = try P256KeyAgreementKey(rawRepresentation: V.scalar(0x55))
+        let ephemeralB = try P256KeyAgreementKey(rawRepresentation: V.scalar(0x66))
+        let helloA = try PrivateHello(ephemeralKey: ephemeralA.publicKey, answering: KeyExchangeMessage.opening)
+        #expect(helloA.encoded() == V.helloA)
+        #expect(try PrivateHello(decoding: V.helloB).answering == KeyExchangeMessage.answerDigest(for: ephemeralA.publicKey))
+        let secret = try ephemeralA.sharedSecret(with: ephemeralB.publicKey)
+        let keysA = try IdentityProof.proofKeys(secret: secret, ours: ephemeralA.publicKey, theirs: ephemeralB.publicKey)
+        let keysB = try IdentityProof.proofKeys(secret: secret, ours: ephemeralB.publicKey, theirs: ephemeralA.publicKey)
+        #expect(keysA.send == V.proofKeyA && keysA.receive == V.proofKeyB)
+        #expect(keysB.send == V.proofKeyB && keysB.receive == V.proofKeyA)
+        let proof = try IdentityProof.seal(
+            identity: a, ours: ephemeralA.publicKey, theirs: ephemeralB.publicKey, key: keysA.send, nonce: V.nonce,
+            signature: V.proofSignatureA)
+        #expect(proof == V.proofA)
+        let opened = try IdentityProof.open(V.proofA, ours: ephemeralB.publicKey, theirs: ephemeralA.publicKey, key: keysB.receive)
+        #expect(opened.nodeID == a.nodeID && opened.agreementKey == a.agreementPublicKey)
+        let linkA = try LinkKeys.derive(
+            salt: IdentityProof.salt, secret: secret, localNodeID: a.nodeID, localEphemeral: ephemeralA.publicKey,
+            remote: (b.nodeID, ephemeralB.publicKey, b.signingPublicKey, b.agreementPublicKey))
+        #expect(linkA.sendKey == V.privateKeyAToB && linkA.receiveKey == V.privateKeyBToA)
+        // A signature over other ephemerals does not verify inside a valid box.
+        var other = V.proofSignatureA
+        other[10] ^= 1
+        let forged = try IdentityProof.seal(
+            identity: a, ours: ephemeralA.publicKey, theirs: ephemeralB.publicKey, key: keysA.send, nonce: V.nonce, signature: other)
+        #expect(throws: CryptoError.badSignature) {
+            try IdentityProof.open(forged, ours: ephemeralB.publicKey, theirs: ephemeralA.publicKey, key: keysB.receive)
+        }
+    }
+
     @Test("The envelope signature vector verifies")
     func envelopeSignature() throws {
         let a = try Self.identityA()

@@ -9,6 +9,8 @@ enum FixedVectors {
     static let nonce = hex("000102030405060708090a0b")
     static let messageID = MessageID(hex: "a0a1a2a3a4a5a6a7a8a9aaabacadaeaf")!
     static let timestamp: UInt64 = 1_700_000_000_000
+    /// Identity A's advertising name key (D13).
+    static let advertisingNameKeyA = hex("8fc45df38579bd5d2f481cb9ee13870e3f6734519bc321c0d05e29bbde4fca5e")
     static let signingPublicA = hex(
         "040217e617f0b6443928278f96999e69a23a4f2c152bdf6d6cdf66e5b80282d4"
         + "ed194a7debcb97712d2dda3ca85aa8765a56f45fc758599652f2897c65306e57"
@@ -88,4 +90,35 @@ enum FixedVectors {
     static let envelopeSignature = hex(
         "c07e52dcc6cbf0d23586909f55b5f4ecddcc6422d74ebcd20f9877abe0331f7e"
         + "6e190382748e5d2a203f9b371fe173077d3ac6eeab7c19f61cd06977f8c8d2e8")
+
+    // The private key exchange (PROTOCOL.md D11, "Private key exchange").
+    static let helloA = hex(
+        "020457e977f6db7e33c3fe7acf2842ed987009caf56d458682fca447b7d3d762"
+            + "ab34c5ab3770ba573bdff5414065640ffb5b346dfa84dec4db4d68e5f59cc471"
+            + "c2ec000000000000000000000000000000000000000000000000000000000000"
+            + "0000")
+    static let helloB = hex(
+        "02040bbbc5e8bc84bd33d1d3ce03ffac9a747f4c1993fddb2ec93a4116a86f02"
+            + "2a77c3c17191559a4c2a1aa57e79b8d1977da2c959172f478e341e27028d69ff"
+            + "fb7b7db6f13201119cd522e68f5d256544eaa373e066377243a922ff2f90cf48"
+            + "40bc")
+    static let proofKeyA = hex(
+        "97e0f02a7223e6bd45e5f01de9691d0fdaf5faebe22f96f16a757910c4c59479")
+    static let proofKeyB = hex(
+        "09472988129e52b848ed58af1f680d6a4fb9ad8b5b6488f3f17b7406acb214d2")
+    static let proofSignatureA = hex(
+        "efabc151d7b571226d4c03032d085310cc5d0e7ebac7a11f1dd518762b3b231d"
+            + "13a63430c3bc9feedadde4d0b72a0591e1ebf326aa1b93b43033b0d7335ca3c1")
+    static let proofA = hex(
+        "000102030405060708090a0ba643007a72e021ee4b4f1697628644b0d357eecd"
+            + "51df40ad6842209b2226e8d16f4a78e0f5e241f7c337ea3e4302e2835c63de88"
+            + "4999ce688f31d6441e3a5d7a571cc9d35f74aff9b906dd8418eae8d2cf7e7b06"
+            + "4fbc10c8352218b3d6652f0d329f2850a526b933579d23c6f7f9b165ab9e7573"
+            + "e7a8a2e44f6d39e3bfc15a15453c8401babe5e4a6a257298c23ca4781a8507b1"
+            + "7db46f85e96f4d4513abb3a6c6fc26ce880abe1a3be2aade7d453d2941e42550"
+            + "b77dbd6d49ee3a12622146a53818ab9d5d59b8b930354f505735bee3cd5d")
+    static let privateKeyAToB = hex(
+        "fce9b7eca3aa1ace107758a740f5ebec8196fb2fd587f168559be17bdfa2a325")
+    static let privateKeyBToA = hex(
+        "a37068d644f7a442799db08dfcd36e51f118db8b5d081f6162007765613e753b")
 }

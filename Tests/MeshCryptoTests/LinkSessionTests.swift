@@ -12,10 +12,10 @@ func linkedSessions(padding: PaddingPolicy = .buckets) throws -> (a: LinkSession
 func linkKeyPair(_ a: NodeIdentity? = nil, _ b: NodeIdentity? = nil) throws -> (a: LinkKeys, b: LinkKeys) {
     var first = LinkHandshake(identity: try a ?? NodeIdentity.generate())
     var second = LinkHandshake(identity: try b ?? NodeIdentity.generate())
-    let opening = try #require(try first.start(now: .zero, timestamp: 0))
-    let (reply, keysB) = try second.receive(opening, now: .zero, timestamp: 0)
-    let (_, keysA) = try first.receive(try #require(reply), now: .zero, timestamp: 0)
-    return (keysA, keysB)
+    let opening = try #require(try first.start(now: .zero, timestamp: 0)?.hello)
+    let (reply, proofB) = try second.receive(hello: opening, now: .zero)
+    let (_, proofA) = try first.receive(hello: try #require(reply), now: .zero)
+    return (try first.receive(proof: proofB, now: .zero), try second.receive(proof: proofA, now: .zero))
 }
 
 @Suite("Link session")

@@ -21,6 +21,10 @@ struct ProtocolDocumentTests {
         ("link secret", FixedVectors.linkSecret), ("key A to B", FixedVectors.keyAToB),
         ("key B to A", FixedVectors.keyBToA), ("link packet", FixedVectors.linkPacket),
         ("inner box", FixedVectors.innerBox), ("envelope signature", FixedVectors.envelopeSignature),
+        ("hello A", FixedVectors.helloA), ("hello B", FixedVectors.helloB), ("proof key A", FixedVectors.proofKeyA),
+        ("proof key B", FixedVectors.proofKeyB), ("proof signature A", FixedVectors.proofSignatureA),
+        ("proof A", FixedVectors.proofA), ("private key A to B", FixedVectors.privateKeyAToB),
+        ("private key B to A", FixedVectors.privateKeyBToA),
     ])
     func vectorIsPublished(name: String, bytes: [UInt8]) {
         #expect(!protocolDocument.isEmpty)

@@ -73,11 +73,15 @@ private final class SlowLinkPair {
         [a, b].allSatisfy { engine in engine.neighbourSnapshots().contains { $0.links.contains { $0.phase == .ready } } }
     }
 
-    func keyExchangeFrames(_ side: Int) -> Int { framesSent[side][MessageKind.keyExchange.rawValue, default: 0] }
+    /// Frames of key exchange openings and answers (private hellos, PROTOCOL.md D3b).
+    func keyExchangeFrames(_ side: Int) -> Int { framesSent[side][PrivateHello.frameKind, default: 0] }
 }
 
 @Suite("A new link waits for its MTU exchange before it sends its key exchange")
 struct MTUExchangeWaitTests {
+    /// A 98-byte hello in 20-byte frames (11 bytes of it per frame).
+    let helloFramesAt20Bytes = (PrivateHello.encodedLength + 10) / 11
+
     @Test("The opening waits for the MTU exchange, then goes in one frame")
     func openingWaitsForTheExchange() throws {
         let pair = try SlowLinkPair(mtuSettled: false, perFrame: .milliseconds(50), mtuAt: .milliseconds(300))
@@ -98,15 +102,15 @@ struct MTUExchangeWaitTests {
         #expect(pair.keyExchangeFrames(0) == 0)
         pair.run(for: .seconds(8), until: { pair.bothReady })
         #expect(pair.bothReady)
-        #expect(pair.keyExchangeFrames(0) > 10)
+        #expect(pair.keyExchangeFrames(0) == helloFramesAt20Bytes)
         #expect(pair.a.linkCounters.handshakeTimeouts == 0)
     }
 
     @Test("A settled link sends its opening at once")
     func settledLink() throws {
         let pair = try SlowLinkPair(mtuSettled: true, perFrame: .milliseconds(20), mtuAt: nil)
-        #expect(pair.keyExchangeFrames(0) > 10)
-        #expect(pair.keyExchangeFrames(1) > 10)
+        #expect(pair.keyExchangeFrames(0) == helloFramesAt20Bytes)
+        #expect(pair.keyExchangeFrames(1) == helloFramesAt20Bytes)
     }
 
     @Test("An opening from the peer during the wait is answered, and no opening follows")
@@ -120,10 +124,16 @@ struct MTUExchangeWaitTests {
         for case .send(let frame, _) in opening {
             for case .send(let reply, _) in a.handle(.frameReceived(LinkID(1), frame), now: .milliseconds(100)) { answer.append(reply) }
         }
-        #expect(answer.first?.first == MessageKind.keyExchange.rawValue)
-        for frame in answer { _ = b.handle(.frameReceived(LinkID(2), frame), now: .milliseconds(200)) }
+        #expect(answer.first?.first == PrivateHello.frameKind)
+        for frame in answer {
+            // B's identity proof goes back to A.
+            for case .send(let proof, _) in b.handle(.frameReceived(LinkID(2), frame), now: .milliseconds(200))
+            where proof.first == IdentityProof.frameKind {
+                _ = a.handle(.frameReceived(LinkID(1), proof), now: .milliseconds(300))
+            }
+        }
         let later = a.tick(now: .seconds(2))
-        let keyExchanges = later.filter { if case .send(let frame, _) = $0 { frame.first == MessageKind.keyExchange.rawValue } else { false } }
+        let keyExchanges = later.filter { if case .send(let frame, _) = $0 { frame.first == PrivateHello.frameKind } else { false } }
         #expect(keyExchanges.isEmpty)
         #expect(a.linkCounters.keyExchanges == 1)
     }

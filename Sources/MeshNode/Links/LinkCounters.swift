@@ -8,6 +8,16 @@ public struct LinkCounters: Equatable, Sendable {
     public var keyExchanges: UInt64 = 0
     /// Key exchange messages that failed to decode or verify.
     public var keyExchangeFailures: UInt64 = 0
+    /// Links first keyed with the private key exchange (PROTOCOL.md D3b).
+    public var privateLinks: UInt64 = 0
+    /// Links first keyed with the signed key exchange of version 1: their identities went in clear.
+    public var legacyLinks: UInt64 = 0
+    /// Links closed because the neighbour spoke only version 1 and `private_only` is set.
+    public var legacyRefused: UInt64 = 0
+    /// Identity proofs sent (PROTOCOL.md D3b).
+    public var identityProofsSent: UInt64 = 0
+    /// Identity proofs received that opened and verified.
+    public var identityProofsReceived: UInt64 = 0
     /// Handshake steps sent again because the link was still not ready after the guard interval.
     public var handshakeRetries: UInt64 = 0
     /// Links closed because no valid profile came within the handshake timeout.

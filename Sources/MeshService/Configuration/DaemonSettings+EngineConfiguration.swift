@@ -22,6 +22,7 @@ extension DaemonSettings {
         configuration.admission = links.limits
         configuration.frameBudget = links.frameBudget
         configuration.relayScheduler = relay.schedulerChoice
+        configuration.keyExchange = crypto.keyExchange == .privateOnly ? .privateOnly : .privateFirst
         configuration.keepsMail = mailbox.enabled
         configuration.mailReachWindow = mailbox.reachWindow
         configuration.lookup = lookup.limits

@@ -20,8 +20,12 @@ extension UDPTransportConfiguration {
 
     /// Creates settings from a section with an `interface`, now that it has `address`: the socket
     /// binds that address and the interface, and reads only datagrams from its subnet, where every
-    /// peer must lie.
-    public init(_ config: UDPSettings, on address: InterfaceAddress) throws(UDPSettingsError) {
+    /// peer must lie. With `discovery` on, the node announces `serviceUUID` (16 bytes) and
+    /// `shortID` (the first 4 bytes of its node ID) as a BLE advertisement would.
+    public init(
+        _ config: UDPSettings, on address: InterfaceAddress, serviceUUID: [UInt8] = LANDiscoveryConfiguration.defaultServiceUUID,
+        shortID: UInt32 = 0
+    ) throws(UDPSettingsError) {
         guard let bind = UDPEndpoint(ipv4: address.address, port: config.port, within: address.subnet) else {
             throw .interface(.noIPv4(address.name))
         }
@@ -32,7 +36,12 @@ extension UDPTransportConfiguration {
             bind: bind, neighbours: config.neighbours,
             mtu: config.mtu, loss: config.loss, keepaliveInterval: config.keepaliveInterval,
             linkTimeout: config.linkTimeout, connectInterval: config.connectInterval, maxLinks: config.maxLinks,
-            device: address.name, sources: address.subnet)
+            device: address.name, sources: address.subnet,
+            discovery: config.discovery
+                ? LANDiscoveryConfiguration(
+                    announcement: LANAnnouncement(serviceUUID: serviceUUID, shortID: shortID, port: bind.port),
+                    address: address.address, subnet: address.subnet)
+                : nil)
     }
 }
 

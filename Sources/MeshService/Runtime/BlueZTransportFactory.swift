@@ -8,7 +8,9 @@ import MeshNode
 enum BlueZTransportFactory {
     /// The transport, its profile set.
     static func make(config: DaemonSettings, identity: NodeIdentity, logger: DaemonLogger) throws -> BlueZTransport {
-        let configuration = config.bluez.configuration(localName: identity.shortID)
+        // The name of this epoch by the local clock; the runtime renames it as mesh time goes (PROTOCOL.md D13).
+        let epoch = AdvertisedName.epoch(meshTime: DaemonRunner.wallClockMilliseconds())
+        let configuration = config.bluez.configuration(localName: try AdvertisedName(identity: identity).name(epoch: epoch))
         let transport = try BlueZTransport(configuration: configuration) { event in
             let fields = LogFields(reason: "bluez")
             switch event.level {

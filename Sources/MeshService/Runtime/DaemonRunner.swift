@@ -1,5 +1,6 @@
 import ControlProtocol
 import Dispatch
+import GATTBridge
 import Glibc
 import MeshConfig
 import MeshCrypto
@@ -48,6 +49,7 @@ public enum DaemonRunner {
         let runtime = NodeRuntime(
             identity: identity, engine: engine, transport: transport, transportName: transport.name,
             logger: logger, journal: journal, mailbox: mailbox)
+        renameAdvertisements(on: transport, runtime: runtime, identity: identity, logger: logger)
         let server = ControlServer(configuration: ControlServerConfiguration(config.node), node: runtime, logger: logger)
         runtime.addControlCounters { CounterDictionary.make(from: server.counters()) }
         runtime.describe(.current(configFile: invocation.configFileRead, stateDirectory: config.node.stateDirectory,
@@ -140,6 +142,25 @@ public enum DaemonRunner {
             server.stop()
             runtime.stop()
             fail(.runtime(error.description), logger: logger)
+        }
+    }
+
+    /// Hands the BlueZ transport, when it advertises, the name of each epoch of mesh time (PROTOCOL.md D13).
+    static func renameAdvertisements(on transport: TransportSet, runtime: NodeRuntime, identity: NodeIdentity,
+                                     logger: DaemonLogger) {
+        guard let bluez = transport.members.lazy.compactMap({ $0.ported.transport as? BlueZTransport }).first,
+              bluez.configuration.gattServer else { return }
+        do throws(CryptoError) {
+            let names = try AdvertisedName(identity: identity)
+            runtime.rotateAdvertisedName(names) { name in
+                do throws(BlueZConfigurationError) {
+                    try bluez.setLocalName(name)
+                } catch {
+                    logger.error(.transportError, "advertised name \(name) refused: \(error)")
+                }
+            }
+        } catch {
+            logger.error(.general, "advertised names unavailable, the advertisement keeps its name: \(error)")
         }
     }
 

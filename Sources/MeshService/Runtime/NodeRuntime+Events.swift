@@ -66,6 +66,13 @@ extension NodeRuntime {
                         LogFields(otherNode: node, kind: .message, hops: 0, messageID: sent.messageID))
         case .meshClock(let change):
             logger.notice(.meshClock, MeshClockText.describe(change), LogFields(reason: MeshClockText.reason(change)))
+        case .legacyLink(let link, let neighbour):
+            logger.notice(.handshakeCompleted,
+                          "link keyed with key exchange version 1 (an older node): this link is not private, both node IDs went over the air in clear",
+                          LogFields(otherNode: neighbour, link: link, reason: "not_private"))
+        case .legacyRefused(let link, let neighbour):
+            logger.notice(.handshakeFailed, "neighbour refused: it speaks only key exchange version 1 and private_only is set",
+                          LogFields(otherNode: neighbour, link: link, reason: "not_private"))
         case .linkUnacknowledged(let link, let neighbour):
             logger.notice(.handshakeCompleted,
                           "the neighbour sends no link acknowledgements (an older node): delivery on this link is not confirmed",

@@ -33,6 +33,8 @@ public final class NodeRuntime: Sendable {
         var context: DaemonContext?
         /// What reloads could not do, for `status`.
         var reload = ReloadOutcome()
+        /// The BlueZ advertisement's name of each epoch, when this node advertises (``NodeRuntime/rotateAdvertisedName(_:apply:)``).
+        var advertising: AdvertisedNameRotation?
     }
 
     /// The serial queue that owns the engine.
@@ -243,6 +245,7 @@ extension NodeRuntime: EngineDriverConsumer {
     func tick() {
         perform(engine.tick(now: now))
         runMailbox()
+        renameAdvertisementIfDue()
     }
 
     /// Sends the relays due by now (the relay wake-up; the end of every drain turn, for relays

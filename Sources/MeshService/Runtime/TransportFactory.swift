@@ -32,8 +32,10 @@ enum TransportFactory {
                 return try UDPTransport(configuration: configuration)
             }
             // A LAN waits for its interface rather than stopping the node's other transports.
+            let serviceUUID = LANAnnouncement.uuidBytes(config.bluez.serviceUUID) ?? LANDiscoveryConfiguration.defaultServiceUUID
+            let shortID = LANAnnouncement.shortID(ofNodeID: identity.nodeID.bytes)
             return InterfaceTransport(interface: settings.interface) { address in
-                var configuration = try UDPTransportConfiguration(settings, on: address)
+                var configuration = try UDPTransportConfiguration(settings, on: address, serviceUUID: serviceUUID, shortID: shortID)
                 configuration.frameBudget = frameBudget
                 return try UDPTransport(configuration: configuration)
             }

@@ -1,0 +1,196 @@
+import MeshLink
+
+/// LAN discovery as a pure value: announcements and ticks in, actions out (docs/PROTOCOL.md,
+/// "LAN discovery"). It decides when to announce (a jittered period from an injected random
+/// source), which announcers to dial (at most `maxNeighbours`, never ourselves, nor one already
+/// linked or lately failed, one announcement per source per `sourceInterval`), and when to forget
+/// them. Time is a `Duration` since an arbitrary origin, given by the caller; no sockets.
+public struct LANDiscovery: Sendable {
+    /// Something the transport must do.
+    public enum Action: Equatable, Sendable {
+        /// Send these bytes to the group.
+        case announce([UInt8])
+        /// Dial this endpoint as a neighbour (again, if it already is one: no change).
+        case dial(UDPEndpoint)
+        /// Stop dialling this endpoint (a static peer is never dropped).
+        case forget(UDPEndpoint)
+    }
+
+    /// One heard announcer, by its source address.
+    struct Announcer: Equatable, Sendable {
+        enum State: Equatable, Sendable {
+            /// Heard, not dialled (no room yet, or just out of its hold-off).
+            case heard
+            /// Dialled at `since`, no link yet.
+            case dialling(since: Duration)
+            /// A link to its endpoint is up (either role).
+            case linked
+            /// Its dial failed: not dialled again before `until`.
+            case heldOff(until: Duration)
+        }
+        var port: UInt16
+        var lastHeard: Duration
+        var state: State
+    }
+
+    /// The rules and this node's announcement.
+    public let configuration: LANDiscoveryConfiguration
+    /// What discovery has seen and done.
+    public private(set) var counters = LANDiscoveryCounters()
+    private(set) var announcers: [UInt32: Announcer] = [:]
+    private var nextAnnouncement: Duration = .zero
+    private var random: any RandomNumberGenerator & Sendable
+
+    /// Creates discovery; the first announcement is due at time zero. Jitter comes from `random`.
+    public init(configuration: LANDiscoveryConfiguration, random: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()) {
+        self.configuration = configuration
+        self.random = random
+    }
+
+    /// When the next announcement is due.
+    public var nextAnnouncementAt: Duration { nextAnnouncement }
+
+    /// Announcers dialled or linked now: what the neighbour cap counts.
+    public var neighbourCount: Int {
+        announcers.values.count { if case .heard = $0.state { false } else if case .heldOff = $0.state { false } else { true } }
+    }
+
+    /// The endpoint an announcer at `address` is dialled on.
+    func endpoint(_ address: UInt32, _ announcer: Announcer) -> UDPEndpoint? {
+        UDPEndpoint(ipv4: address, port: announcer.port, within: configuration.subnet)
+    }
+
+    /// Handles one datagram read from the group: `source` is its sender (nil when not IPv4),
+    /// `ttl` the TTL it arrived with when the kernel reported it, `isLinked` whether a link to an
+    /// endpoint is up now.
+    public mutating func receive(
+        _ bytes: [UInt8], from source: UInt32?, ttl: Int?, now: Duration, isLinked: (UDPEndpoint) -> Bool
+    ) -> [Action] {
+        counters.announcementsReceived += 1
+        guard let source, source != configuration.address, ttl == nil || ttl == 1,
+              let sender = UDPEndpoint(ipv4: source, port: 1, within: configuration.subnet), !sender.isLoopback else {
+            counters.announcementsRejected += 1
+            return []
+        }
+        let announcement: LANAnnouncement
+        do {
+            announcement = try LANAnnouncement(decoding: bytes)
+        } catch {
+            counters.announcementsMalformed += 1
+            return []
+        }
+        guard announcement.serviceUUID == configuration.announcement.serviceUUID else {
+            counters.announcementsForeign += 1
+            return []
+        }
+        guard announcement.shortID != configuration.announcement.shortID else {
+            counters.announcementsRejected += 1
+            return []
+        }
+        if let known = announcers[source] {
+            guard now - known.lastHeard >= configuration.sourceInterval else {
+                counters.announcementsLimited += 1
+                return []
+            }
+            announcers[source]?.lastHeard = now
+            switch known.state {
+            case .heard, .heldOff: announcers[source]?.port = announcement.port
+            case .dialling, .linked: break
+            }
+        } else {
+            guard makeRoom() else {
+                counters.announcementsLimited += 1
+                return []
+            }
+            announcers[source] = Announcer(port: announcement.port, lastHeard: now, state: .heard)
+        }
+        return dialIfDue(source, now: now, isLinked: isLinked)
+    }
+
+    /// Runs the timers: the announcement when due, dials that timed out, links that went down,
+    /// announcers waiting for room, silent announcers forgotten.
+    public mutating func tick(now: Duration, isLinked: (UDPEndpoint) -> Bool) -> [Action] {
+        var actions: [Action] = []
+        if now >= nextAnnouncement {
+            actions.append(.announce(configuration.announcement.encoded()))
+            counters.announcementsSent += 1
+            nextAnnouncement = now + drawInterval()
+        }
+        for address in announcers.keys.sorted() {
+            guard let announcer = announcers[address], let endpoint = endpoint(address, announcer) else { continue }
+            switch announcer.state {
+            case .dialling(let since):
+                if isLinked(endpoint) {
+                    announcers[address]?.state = .linked
+                } else if now - since >= configuration.dialTimeout {
+                    let until = now + configuration.failureHoldoff
+                    announcers[address]?.state = .heldOff(until: until)
+                    counters.discoveryFailures += 1
+                    actions.append(.forget(endpoint))
+                }
+            case .linked:
+                // The link went down: dial it (again, when it was ours) until the dial times out.
+                if !isLinked(endpoint) {
+                    announcers[address]?.state = .dialling(since: now)
+                    counters.discoveryDials += 1
+                    actions.append(.dial(endpoint))
+                }
+            case .heard:
+                if now - announcer.lastHeard >= configuration.staleAfter { announcers[address] = nil }
+            case .heldOff(let until):
+                if now >= until, now - announcer.lastHeard >= configuration.staleAfter { announcers[address] = nil }
+            }
+        }
+        for address in announcers.keys.sorted() {
+            guard let announcer = announcers[address] else { continue }
+            switch announcer.state {
+            case .heard, .heldOff: actions += dialIfDue(address, now: now, isLinked: isLinked)
+            case .dialling, .linked: break
+            }
+        }
+        return actions
+    }
+
+    /// Dials a heard announcer (or one whose hold-off is over) when there is room; marks one that
+    /// already has a link (it dialled us) as linked.
+    private mutating func dialIfDue(_ address: UInt32, now: Duration, isLinked: (UDPEndpoint) -> Bool) -> [Action] {
+        guard let announcer = announcers[address], let endpoint = endpoint(address, announcer) else { return [] }
+        switch announcer.state {
+        case .heard: break
+        case .heldOff(let until) where now >= until: break
+        default: return []
+        }
+        if isLinked(endpoint) {
+            guard neighbourCount < configuration.maxNeighbours else { return [] }
+            announcers[address]?.state = .linked
+            return []
+        }
+        guard neighbourCount < configuration.maxNeighbours else { return [] }
+        announcers[address]?.state = .dialling(since: now)
+        counters.discoveryDials += 1
+        return [.dial(endpoint)]
+    }
+
+    /// Frees a slot for a new announcer when all are taken: the longest-silent one that is neither
+    /// dialled nor linked goes. False when every slot holds a dialled or linked one.
+    private mutating func makeRoom() -> Bool {
+        guard announcers.count >= configuration.maxAnnouncers else { return true }
+        let idle = announcers.filter {
+            switch $0.value.state {
+            case .heard, .heldOff: true
+            case .dialling, .linked: false
+            }
+        }
+        guard let victim = idle.min(by: { ($0.value.lastHeard, $0.key) < ($1.value.lastHeard, $1.key) })?.key else { return false }
+        announcers[victim] = nil
+        return true
+    }
+
+    /// `announceInterval` ± `jitter` of it, uniformly.
+    private mutating func drawInterval() -> Duration {
+        let jitter = configuration.jitter
+        guard jitter > 0 else { return configuration.announceInterval }
+        let factor = Double.random(in: (1 - jitter)...(1 + jitter), using: &random)
+        return configuration.announceInterval * factor
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import DBusKit
+@testable import GATTBridge
+
+/// The real session on a private dbus-daemon with a stand-in bluetoothd that, like bluetoothd, reads
+/// the advertisement's `LocalName` from us on every `RegisterAdvertisement`: a new name set on the
+/// running transport is registered again at once (docs/PROTOCOL.md D13, docs/BLUEZ.md "Faults").
+@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/dbus-daemon")))
+struct AdvertisedNameChangeTests {
+    private static let adapterOn = DBusValue.dictionary(key: "o", value: "a{sa{sv}}", [
+        DBusDictEntry(key: .objectPath("/org/bluez/hci0"), value: .dictionary(key: "s", value: "a{sv}", [
+            DBusDictEntry(key: .string(BlueZ.adapter), value: .propertyMap(["Powered": .variant(.boolean(true))])),
+        ])),
+    ])
+
+    /// Polls `read` until `accept` holds (at most 20 s); the last value seen.
+    private func poll<T>(_ read: () -> T, _ accept: (T) -> Bool) -> T {
+        let end = Date().addingTimeInterval(20)
+        var seen = read()
+        while !accept(seen), Date() < end {
+            usleep(20_000)
+            seen = read()
+        }
+        return seen
+    }
+
+    @Test func aNewNameIsRegisteredAgainAtOnce() throws {
+        let bus = try DBusLoopbackTests.Bus()
+        let fake = try DBusLoopbackTests.Endpoint(address: bus.address)
+        let registered = Mutex<[String]>([])
+        let fakeConnection = fake.connection
+        let owned = fake.onLoop { (done: @escaping @Sendable (Bool) -> Void) in
+            fakeConnection.onMessage = { message in
+                guard message.kind == .methodCall else { return false }
+                switch message.member {
+                case "GetManagedObjects":
+                    fakeConnection.send(try! message.makeReturn([Self.adapterOn]))
+                case "RegisterAdvertisement":
+                    // bluetoothd reads the advertisement's properties before it answers.
+                    let path = (try? message.arguments().at(0).objectPath()) ?? ""
+                    let get = try! DBusMessage.methodCall(
+                        destination: message.sender ?? "", path: path, interface: DBusObjectTree.properties,
+                        member: "Get", arguments: [.string(BlueZ.advertisement), .string("LocalName")])
+                    fakeConnection.call(get, timeout: 5) { result in
+                        let name = (try? result.get().arguments().at(0).string()) ?? "?"
+                        registered.withLock { $0.append(name) }
+                        fakeConnection.send(try! message.makeReturn())
+                    }
+                default:
+                    fakeConnection.send(try! message.makeReturn())
+                }
+                return true
+            }
+            let request = try! DBusMessage.methodCall(
+                destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+                member: "RequestName", arguments: [.string(BlueZ.bus), .uint32(4)])
+            fakeConnection.call(request, timeout: 5) { done((try? $0.get()) != nil) }
+        }
+        #expect(owned == true)
+        defer { fake.close() }
+
+        var configuration = BlueZConfiguration(localName: "abcd1234")
+        configuration.busAddress = bus.address
+        let transport = try BlueZTransport(configuration: configuration) { _ in }
+        #expect(throws: BlueZConfigurationError.badLocalName("")) { try transport.setLocalName("") }
+        #expect(throws: BlueZConfigurationError.advertisementTooLarge(bytes: 32)) { try transport.setLocalName("123456789") }
+        try transport.start { _ in }
+        defer { transport.stop() }
+
+        #expect(poll({ registered.withLock { $0 } }, { !$0.isEmpty }) == ["abcd1234"])
+        try transport.setLocalName("feed0001")
+        #expect(poll({ registered.withLock { $0 } }, { $0.count >= 2 }) == ["abcd1234", "feed0001"])
+        try transport.setLocalName("feed0001")
+        try transport.setLocalName("feed0002")
+        #expect(poll({ registered.withLock { $0 } }, { $0.count >= 3 }) == ["abcd1234", "feed0001", "feed0002"])
+        let counters = poll({ transport.counters }, { $0.advertisementRegistrations >= 3 })
+        #expect(counters.advertisementRegistrations == 3)
+        #expect(counters.advertisedNameChanges == 2)
+    }
+}
