@@ -6,7 +6,7 @@ import MeshProtocol
 /// envelope goes on to the next stage with what this one learned, or it stops here.
 ///
 /// A step carries only what its stage learned, never the ``Arrival`` (every stage borrows that
-/// one value), and moves from stage to stage: the envelope is never copied on the way.
+/// one value), and moves from stage to stage: the envelope is not copied from stage to stage.
 enum ReceiveStep<Next> {
     /// On to the next stage, with this stage's result.
     case next(Next)
