@@ -43,6 +43,8 @@ step "bash completion of relayctl"
 bash scripts/test-completion.sh
 step "first hour: docs/OPERATIONS.md's transcript against what meshnoded and relayctl print now (seconds)"
 MESHNODE_BIN="$(swift build --show-bin-path)" bash scripts/first-hour.sh --check
+step "LAN discovery: four nodes on a bridge in network namespaces find each other, a UDP island's message crosses two LAN hops once, another bridge stays apart (seconds)"
+MESHNODE_BIN="$(swift build --show-bin-path)" bash scripts/lan-discovery.sh
 if [ -n "$arm64_prepare" ]; then
   step "arm64 roots: waiting for the background preparation to end before the VMs"
   wait "$arm64_prepare" || { tail -n 30 .build/arm64-roots.log >&2; echo "arm64 roots: preparation failed" >&2; exit 1; }

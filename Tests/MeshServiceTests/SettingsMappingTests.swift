@@ -138,14 +138,14 @@ import UDPTransport
         settings.discovery = on
         let address = InterfaceAddress(name: "eth0", address: 0xC0A8_0107, subnet: IPv4Subnet(address: 0xC0A8_0100, prefixLength: 24))
         let uuid = try #require(LANAnnouncement.uuidBytes("11112222-3333-4444-5555-666677778888"))
-        let configuration = try UDPTransportConfiguration(settings, on: address, serviceUUID: uuid, shortID: 0x1A2B_3C4D)
+        let configuration = try UDPTransportConfiguration(settings, on: address, serviceUUID: uuid, instanceTag: 0x1A2B_3C4D)
         #expect(configuration.device == "eth0")
         guard on else {
             #expect(configuration.discovery == nil)
             return
         }
         let discovery = try #require(configuration.discovery)
-        #expect(discovery.announcement == LANAnnouncement(serviceUUID: uuid, shortID: 0x1A2B_3C4D, port: 7101))
+        #expect(discovery.announcement == LANAnnouncement(serviceUUID: uuid, instanceTag: 0x1A2B_3C4D, port: 7101))
         #expect(discovery.address == address.address && discovery.subnet == address.subnet)
         // Loopback [udp] never discovers, whatever the setting says.
         #expect(try UDPTransportConfiguration(UDPSettings()).discovery == nil)

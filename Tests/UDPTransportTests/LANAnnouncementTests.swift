@@ -9,7 +9,7 @@ struct LANAnnouncementTests {
     static let uuid = "8f2c0001-5e1a-4c7b-9d3e-6d657368ee01"
     static let vectorHex = "018f2c00015e1a4c7b9d3e6d657368ee011a2b3c4d1bbd"
     static var vector: LANAnnouncement {
-        LANAnnouncement(serviceUUID: LANAnnouncement.uuidBytes(uuid)!, shortID: 0x1A2B_3C4D, port: 7101)
+        LANAnnouncement(serviceUUID: LANAnnouncement.uuidBytes(uuid)!, instanceTag: 0x1A2B_3C4D, port: 7101)
     }
 
     static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
@@ -19,11 +19,6 @@ struct LANAnnouncementTests {
         #expect(bytes.count == LANAnnouncement.length)
         #expect(Self.hex(bytes) == Self.vectorHex)
         #expect(try LANAnnouncement(decoding: bytes) == Self.vector)
-    }
-
-    @Test func theShortIDIsTheNodeIDsFirstFourBytes() {
-        let nodeID: [UInt8] = [0x1A, 0x2B, 0x3C, 0x4D] + [UInt8](repeating: 0xEE, count: 12)
-        #expect(LANAnnouncement.shortID(ofNodeID: nodeID) == 0x1A2B_3C4D)
     }
 
     @Test func protocolPrintsTheVector() throws {

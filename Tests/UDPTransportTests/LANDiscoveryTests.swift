@@ -18,12 +18,12 @@ struct LANDiscoveryTests {
         UDPEndpoint(ipv4: host(last), port: port, within: subnet)!
     }
     static func announcement(id: UInt32, port: UInt16 = 7101, uuid: [UInt8] = uuid) -> [UInt8] {
-        LANAnnouncement(serviceUUID: uuid, shortID: id, port: port).encoded()
+        LANAnnouncement(serviceUUID: uuid, instanceTag: id, port: port).encoded()
     }
     static func discovery(maxNeighbours: Int = 16, maxAnnouncers: Int = 64, jitter: Double = 0.25, seed: UInt64 = 1) -> LANDiscovery {
         LANDiscovery(
             configuration: LANDiscoveryConfiguration(
-                announcement: LANAnnouncement(serviceUUID: uuid, shortID: ownID, port: 7101), address: own, subnet: subnet,
+                announcement: LANAnnouncement(serviceUUID: uuid, instanceTag: ownID, port: 7101), address: own, subnet: subnet,
                 jitter: jitter, maxNeighbours: maxNeighbours, maxAnnouncers: maxAnnouncers),
             random: SplitMix64(seed: seed))
     }

@@ -21,10 +21,10 @@ extension UDPTransportConfiguration {
     /// Creates settings from a section with an `interface`, now that it has `address`: the socket
     /// binds that address and the interface, and reads only datagrams from its subnet, where every
     /// peer must lie. With `discovery` on, the node announces `serviceUUID` (16 bytes) and
-    /// `shortID` (the first 4 bytes of its node ID) as a BLE advertisement would.
+    /// `instanceTag` (random, drawn at start: it names no node).
     public init(
         _ config: UDPSettings, on address: InterfaceAddress, serviceUUID: [UInt8] = LANDiscoveryConfiguration.defaultServiceUUID,
-        shortID: UInt32 = 0
+        instanceTag: UInt32 = 0
     ) throws(UDPSettingsError) {
         guard let bind = UDPEndpoint(ipv4: address.address, port: config.port, within: address.subnet) else {
             throw .interface(.noIPv4(address.name))
@@ -39,7 +39,7 @@ extension UDPTransportConfiguration {
             device: address.name, sources: address.subnet,
             discovery: config.discovery
                 ? LANDiscoveryConfiguration(
-                    announcement: LANAnnouncement(serviceUUID: serviceUUID, shortID: shortID, port: bind.port),
+                    announcement: LANAnnouncement(serviceUUID: serviceUUID, instanceTag: instanceTag, port: bind.port),
                     address: address.address, subnet: address.subnet)
                 : nil)
     }

@@ -33,13 +33,20 @@ enum TransportFactory {
             }
             // A LAN waits for its interface rather than stopping the node's other transports.
             let serviceUUID = LANAnnouncement.uuidBytes(config.bluez.serviceUUID) ?? LANDiscoveryConfiguration.defaultServiceUUID
-            let shortID = LANAnnouncement.shortID(ofNodeID: identity.nodeID.bytes)
+            let instanceTag = try randomInstanceTag()
             return InterfaceTransport(interface: settings.interface) { address in
-                var configuration = try UDPTransportConfiguration(settings, on: address, serviceUUID: serviceUUID, shortID: shortID)
+                var configuration = try UDPTransportConfiguration(settings, on: address, serviceUUID: serviceUUID, instanceTag: instanceTag)
                 configuration.frameBudget = frameBudget
                 return try UDPTransport(configuration: configuration)
             }
         }
         return try BlueZTransportFactory.make(config: config, identity: identity, logger: logger)
+    }
+
+    /// A LAN announcement's instance tag (PROTOCOL.md Part I): 4 bytes from the system's secure
+    /// random source, drawn once at start; it names no node and lets a node skip its own
+    /// announcements.
+    static func randomInstanceTag() throws(CryptoError) -> UInt32 {
+        try SecureRandom.bytes(4).reduce(0) { $0 << 8 | UInt32($1) }
     }
 }

@@ -11,15 +11,15 @@ public struct LANAnnouncement: Equatable, Hashable, Sendable {
     /// The mesh GATT service UUID, 16 bytes in the order its text form writes them.
     public var serviceUUID: [UInt8]
     /// The first 4 bytes of the announcer's node ID (its 8-hex-digit short ID, the BLE local name).
-    public var shortID: UInt32
+    public var instanceTag: UInt32
     /// The UDP port the announcer's LAN transport listens on.
     public var port: UInt16
 
     /// Creates an announcement; `serviceUUID` must be 16 bytes.
-    public init(serviceUUID: [UInt8], shortID: UInt32, port: UInt16) {
+    public init(serviceUUID: [UInt8], instanceTag: UInt32, port: UInt16) {
         precondition(serviceUUID.count == 16, "a service UUID is 16 bytes")
         self.serviceUUID = serviceUUID
-        self.shortID = shortID
+        self.instanceTag = instanceTag
         self.port = port
     }
 
@@ -30,20 +30,15 @@ public struct LANAnnouncement: Equatable, Hashable, Sendable {
         let port = UInt16(bytes[21]) << 8 | UInt16(bytes[22])
         guard port != 0 else { throw .portZero }
         serviceUUID = Array(bytes[1...16])
-        shortID = bytes[17...20].reduce(0) { $0 << 8 | UInt32($1) }
+        instanceTag = bytes[17...20].reduce(0) { $0 << 8 | UInt32($1) }
         self.port = port
     }
 
     /// The 23 bytes on the wire.
     public func encoded() -> [UInt8] {
-        [Self.version] + serviceUUID + [UInt8(shortID >> 24), UInt8(truncatingIfNeeded: shortID >> 16),
-                                        UInt8(truncatingIfNeeded: shortID >> 8), UInt8(truncatingIfNeeded: shortID),
+        [Self.version] + serviceUUID + [UInt8(instanceTag >> 24), UInt8(truncatingIfNeeded: instanceTag >> 16),
+                                        UInt8(truncatingIfNeeded: instanceTag >> 8), UInt8(truncatingIfNeeded: instanceTag),
                                         UInt8(port >> 8), UInt8(truncatingIfNeeded: port)]
-    }
-
-    /// The short ID of a node ID: its first 4 bytes, big-endian (node ID `1a2b3c4d…`: `0x1a2b3c4d`).
-    public static func shortID(ofNodeID bytes: [UInt8]) -> UInt32 {
-        bytes.prefix(4).reduce(0) { $0 << 8 | UInt32($1) }
     }
 
     /// The 16 bytes of a UUID in text form (`8f2c0001-5e1a-…`); nil unless 32 hex digits in 8-4-4-4-12 groups.

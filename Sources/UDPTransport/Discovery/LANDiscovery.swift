@@ -83,7 +83,7 @@ public struct LANDiscovery: Sendable {
             counters.announcementsForeign += 1
             return []
         }
-        guard announcement.shortID != configuration.announcement.shortID else {
+        guard announcement.instanceTag != configuration.announcement.instanceTag else {
             counters.announcementsRejected += 1
             return []
         }
