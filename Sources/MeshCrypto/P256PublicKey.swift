@@ -57,28 +57,48 @@ public struct P256PublicKey: Sendable, Equatable, Hashable {
         try self.init(x963: Self.exportPoint(owner.pointer))
     }
 
+    /// Imports an encoded point (X9.63 uncompressed, or compressed) into a key that copies
+    /// P-256's domain parameters from ``domain`` (building the group from its name for every key
+    /// cost more than the point itself), then runs the public-key check. An uncompressed point is
+    /// kept as given: the check has shown it is the key's own encoding.
     private init(point: [UInt8]) throws(CryptoError) {
-        let context = try OpenSSL.nonNull(EVP_PKEY_CTX_new_from_name(nil, "EC", nil), "EVP_PKEY_CTX_new_from_name")
-        defer { EVP_PKEY_CTX_free(context) }
-        try OpenSSL.check(EVP_PKEY_fromdata_init(context), "EVP_PKEY_fromdata_init")
-        var params = ParamList()
-        params.addUTF8(OSSL_PKEY_PARAM_GROUP_NAME, "prime256v1")
-        params.addOctets(OSSL_PKEY_PARAM_PUB_KEY, point)
-        // EVP_PKEY_PUBLIC_KEY is a composite macro Swift cannot import; this is its value.
-        let selection = Int32(
-            OSSL_KEYMGMT_SELECT_PUBLIC_KEY | OSSL_KEYMGMT_SELECT_DOMAIN_PARAMETERS | OSSL_KEYMGMT_SELECT_OTHER_PARAMETERS)
-        var imported: OpaquePointer?
-        let result = params.withParams { EVP_PKEY_fromdata(context, &imported, selection, $0) }
-        guard result == 1, let imported else {
-            EVP_PKEY_free(imported)
+        let fresh = try OpenSSL.nonNull(EVP_PKEY_new(), "EVP_PKEY_new")
+        let owner = EVPKey(taking: fresh)
+        guard EVP_PKEY_copy_parameters(owner.pointer, try Self.domain().pointer) == 1 else {
+            throw OpenSSL.failure("EVP_PKEY_copy_parameters")
+        }
+        guard EVP_PKEY_set1_encoded_public_key(owner.pointer, point, point.count) == 1 else {
             OpenSSL.clearErrors()
             throw .invalidPublicKey
         }
-        let owner = EVPKey(taking: imported)
         try Self.checkPublic(owner.pointer)
         key = owner
-        x963 = try Self.exportPoint(owner.pointer)
+        x963 = point.count == Self.x963ByteCount ? point : try Self.exportPoint(owner.pointer)
     }
+
+    /// A key holding only P-256's domain parameters, made once: every imported point copies them.
+    private static let domainParameters: Result<EVPKey, CryptoError> = {
+        do throws(CryptoError) {
+            let context = try OpenSSL.nonNull(EVP_PKEY_CTX_new_from_name(nil, "EC", nil), "EVP_PKEY_CTX_new_from_name")
+            defer { EVP_PKEY_CTX_free(context) }
+            try OpenSSL.check(EVP_PKEY_fromdata_init(context), "EVP_PKEY_fromdata_init")
+            var params = ParamList()
+            params.addUTF8(OSSL_PKEY_PARAM_GROUP_NAME, "prime256v1")
+            var imported: OpaquePointer?
+            let result = params.withParams {
+                EVP_PKEY_fromdata(context, &imported, Int32(OSSL_KEYMGMT_SELECT_DOMAIN_PARAMETERS), $0)
+            }
+            guard result == 1, let imported else {
+                EVP_PKEY_free(imported)
+                throw OpenSSL.failure("EVP_PKEY_fromdata(P-256 parameters)")
+            }
+            return .success(EVPKey(taking: imported))
+        } catch {
+            return .failure(error)
+        }
+    }()
+
+    private static func domain() throws(CryptoError) -> EVPKey { try domainParameters.get() }
 
     /// Wraps a key OpenSSL produced (for example the public half of a generated key).
     init(validated owner: EVPKey) throws(CryptoError) {

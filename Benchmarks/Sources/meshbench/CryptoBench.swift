@@ -69,6 +69,12 @@ enum CryptoBench {
         let compressed = peer.compressed
         add("public key decode (compressed)", "P256PublicKey(compressed:): decompress, import, public-key check",
             try Timing.measure(count: count / 2) { _ in _ = try P256PublicKey(compressed: compressed) })
+        let uncompressed = peer.x963
+        add("ecdh from wire bytes (X9.63)", "decode the peer's 65-byte key as a hello carries it (import, public-key check), then ecdh",
+            try Timing.measure(count: count / 4) { _ in
+                _ = try local.agreementKey.sharedSecret(with: try P256PublicKey(x963: uncompressed))
+            },
+            openssl: "ecdhp256")
         add("ecdh from wire bytes", "decode the peer's compressed key as above, then ecdh",
             try Timing.measure(count: count / 4) { _ in
                 _ = try local.agreementKey.sharedSecret(with: try P256PublicKey(compressed: compressed))
