@@ -5,7 +5,8 @@ range would see: advertisements (address, data, time), connections (both address
 ATT PDUs on them (time, direction, bytes). It prints its guesses as JSON:
 
   observations  one per (epoch, advertiser address, advertised name), each with the cluster the
-                adversary believes it belongs to (one cluster = one node across epochs);
+                adversary believes it belongs to (one cluster = one node across epochs), and the
+                cluster it would believe in if addresses rotated exactly at each epoch;
   edges         the links it saw, per epoch, by address and by node ID when a version-1 key
                 exchange (kind 0x05, PROTOCOL.md D3) named both ends;
   messages      each chat message transfer cascade (frame kind 0x02) with its guessed origin:
@@ -202,24 +203,29 @@ def analyse(path, gap_s):
                     if nid:
                         identity[(int(t // EPOCH_MS), sender)] = nid
 
-    # (a) clusters: same address, same name, or same node ID join observations.
-    u = Union()
-    for (epoch, addr, name) in observations:
-        obs = ("obs", epoch, addr, name)
-        u.join(obs, ("addr", addr))
-        u.join(obs, ("name", name))
-        nid = identity.get((epoch, addr))
-        if nid:
-            u.join(obs, ("id", nid))
-    for (epoch, addr), nid in identity.items():
-        u.join(("addr", addr), ("id", nid))
-    roots = {}
+    # (a) clusters: same address, same name, or same node ID join observations. A second set of
+    # clusters treats each epoch's addresses as new ones (what an address that rotated exactly at
+    # the epoch would give): it shows what the name and the key exchange alone give away.
+    def clusters(address_scope):
+        u = Union()
+        for (epoch, addr, name) in observations:
+            obs = ("obs", epoch, addr, name)
+            u.join(obs, ("addr", address_scope(epoch), addr))
+            u.join(obs, ("name", name))
+        for (epoch, addr), nid in identity.items():
+            u.join(("addr", address_scope(epoch), addr), ("id", nid))
+        roots, out = {}, {}
+        for key in sorted(observations, key=observations.get):
+            out[key] = roots.setdefault(u.find(("obs",) + key), len(roots))
+        return out
+    by_address = clusters(lambda epoch: None)
+    by_epoch_address = clusters(lambda epoch: epoch)
     obs_out = []
     for (epoch, addr, name), t in sorted(observations.items(), key=lambda kv: kv[1]):
-        r = u.find(("obs", epoch, addr, name))
-        roots.setdefault(r, len(roots))
+        key = (epoch, addr, name)
         obs_out.append({"epoch": epoch, "address": addr, "name": name, "first_ms": round(t),
-                        "cluster": roots[r], "node_id": identity.get((epoch, addr))})
+                        "cluster": by_address[key], "cluster_rotating_address": by_epoch_address[key],
+                        "node_id": identity.get((epoch, addr))})
 
     # (b) links: both addresses of each connection that carried our frames, per epoch.
     edges = {}
