@@ -129,6 +129,7 @@ def analyse(path, gap_s):
     observations = {}          # (epoch, addr, name) -> first time seen
     conns = {}                 # (index, handle) -> {"t", "role", "peer", "other": (index, handle)}
     pending = []               # connection-complete events not yet paired
+    connections = []           # (time, address, address) of each connection whose two ends paired
     acl_buf = {}               # (index, handle) -> partial L2CAP bytes
     transfers = {}             # (index, handle, transferID) -> {seq: slice}
     pdus = []                  # (t, sender addr, receiver addr or None, kind, transferID, seq)
@@ -157,6 +158,7 @@ def analyse(path, gap_s):
                     pc = conns.get(p)
                     if pc and p[0] != index and pc["other"] is None and pc["role"] != role and abs(pc["t"] - t) < 1000:
                         pc["other"], c["other"] = (index, handle), p
+                        connections.append((t, peer, pc["peer"]))
                         pending.remove(p)
                         break
                 else:
@@ -227,10 +229,11 @@ def analyse(path, gap_s):
                         "cluster": by_address[key], "cluster_rotating_address": by_epoch_address[key],
                         "node_id": identity.get((epoch, addr))})
 
-    # (b) links: both addresses of each connection that carried our frames, per epoch.
+    # (b) links: both addresses of each connection (as the CONNECT_IND shows them, or as the
+    # frames on it show them), per epoch.
     edges = {}
-    for t, s, r, _k, _tid, _seq in pdus:
-        if r is None:
+    for t, s, r in connections + [(t, s, r) for t, s, r, *_ in pdus]:
+        if r is None or s == r:
             continue
         epoch = int(t // EPOCH_MS)
         key = (epoch,) + tuple(sorted((s, r)))
