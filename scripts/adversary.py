@@ -17,7 +17,7 @@ follows a connection uses its access address) and to pair the two ends of a conn
 CONNECT_IND on air names both addresses). Nothing else about which node a controller serves is
 used. Python standard library only.
 
-usage: scripts/adversary.py TRACE [--gap SECONDS]  > guesses.json
+usage: scripts/adversary.py TRACE... [--gap SECONDS]  > guesses.json   (several files: read in turn)
 """
 
 import argparse
@@ -35,9 +35,16 @@ class TraceError(Exception):
     """The file is not a btsnoop monitor trace."""
 
 
-def records(path):
-    """Yields (time_ms, index, opcode, data) for each record of a btsnoop file of datalink 2001
-    (Linux monitor: flags = index << 16 | opcode). A truncated last record ends the trace."""
+def records(paths):
+    """Yields (time_ms, index, opcode, data) for each record of btsnoop files of datalink 2001
+    (Linux monitor: flags = index << 16 | opcode), read in turn (a trace in several files, as when
+    btmon was started again). A truncated last record ends a file."""
+    for path in [paths] if isinstance(paths, str) else paths:
+        yield from file_records(path)
+
+
+def file_records(path):
+    """The records of one btsnoop file (see ``records``)."""
     with open(path, "rb") as f:
         header = f.read(16)
         if len(header) < 16 or header[:8] != b"btsnoop\0":
@@ -261,13 +268,13 @@ def analyse(path, gap_s):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("trace")
+    ap.add_argument("trace", nargs="+")
     ap.add_argument("--gap", type=float, default=3.0, help="silence (s) that ends a message cascade")
     args = ap.parse_args()
     try:
         out = analyse(args.trace, args.gap)
     except (OSError, TraceError) as e:
-        print(f"adversary: {args.trace}: {e}", file=sys.stderr)
+        print(f"adversary: {e}", file=sys.stderr)
         return 2
     json.dump(out, sys.stdout, indent=1)
     print()

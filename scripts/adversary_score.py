@@ -2,7 +2,7 @@
 """Scores scripts/adversary.py's guesses against the ground truth of a Tests/VM/adversary.sh run
 (issue 36). Ground truth, none of which the adversary reads:
   - which controller is which node: OUTDIR/truth.txt (phase, letter, adapter hciN, node ID);
-  - which address a controller used: the trace's (OUTDIR/hci.btsnoop) own-controller records (its public address when
+  - which address a controller used: the trace's (OUTDIR/adversary.N.btsnoop) own-controller records (its public address when
     the index appears, every LE Set Random Address / Set Advertising Set Random Address command);
   - the links: each node's log of the phase (OUTDIR/meshnoded-P-X.log, "link keyed [peer=ID]");
   - the messages: OUTDIR/sends.txt (wall-clock ms, origin, destination or "*").
@@ -17,6 +17,7 @@ usage: scripts/adversary_score.py OUTDIR GUESSES.json [--label TEXT] [--markdown
 """
 
 import argparse
+import glob
 import json
 import os
 import re
@@ -92,7 +93,9 @@ def score(outdir, guesses):
                 sends.append((int(parts[0]), parts[1], parts[2]))
     letter_of_index = {i: x for phase in truth.values() for x, (i, _n) in phase.items()}
     letter_of_id = {n: x for phase in truth.values() for x, (_i, n) in phase.items()}
-    owner = controller_addresses(os.path.join(outdir, "hci.btsnoop"))
+    traces = sorted(glob.glob(os.path.join(outdir, "adversary.*.btsnoop")),
+                    key=lambda p: int(p.rsplit(".", 2)[-2]))
+    owner = controller_addresses(traces)
     node_of = lambda addr: letter_of_index.get(owner.get(addr))  # noqa: E731
 
     # Phase -> epoch, by the times of the phase's first send.
@@ -177,7 +180,7 @@ def main():
     if args.markdown:
         print(f"| {args.label} | {fmt(s['linking_auc'])} | {fmt(s['linking_auc_rotating'])} | {fmt(s['edge_f1_radio'])} "
               f"| {fmt(s['edge_f1_named'])} | {fmt(s['edge_f1_baseline'])} | {fmt(s['origin_radio'])} "
-              f"| {fmt(s['origin_named'])} ({s['direct_messages']} msgs) |")
+              f"| {fmt(s['origin_named'])} | {s['observations']} / {s['true_edges']} / {s['direct_messages']} |")
     else:
         print(f"{args.label}:")
         print(f"  cross-epoch linking AUC      {fmt(s['linking_auc'])}   ({s['observations']} observations, "

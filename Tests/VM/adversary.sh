@@ -8,7 +8,7 @@
 # decides when the address changes, BLUEZ.md).
 #   scripts/blelab-run -n 6 -t 900 --hci-trace --btvirt ../shared/blelab/btvirt/btvirt \
 #     Tests/VM/adversary.sh BIN_DIR        (BIN_DIR holds meshnoded and relayctl)
-# Records in $MESHLAB_OUT: hci.btsnoop (every controller's HCI traffic, for the adversary), truth.txt (node letter, adapter, node ID, per phase), sends.txt (one line
+# Records in $MESHLAB_OUT: adversary.N.btsnoop (every controller's HCI traffic, for the adversary), truth.txt (node letter, adapter, node ID, per phase), sends.txt (one line
 # per message sent: wall-clock ms, origin letter, destination letter or "*"), peers-PHASE-X.json, the
 # node logs. The checks are only that each phase's line forms; the scoring is the scorer's.
 . "$MESHLAB_LIB"
@@ -23,10 +23,12 @@ names=(A B C D E)
 want=(1 2 2 2 1)
 failed=0
 : > "$MESHLAB_OUT/sends.txt"; : > "$MESHLAB_OUT/truth.txt"
-# Our own HCI trace, written to the VM's memory and copied out at the end: the trace of --hci-trace,
-# written to the shared folder, stopped growing within a minute of the first connections here.
-btmon -w /tmp/adversary.btsnoop > /dev/null 2>&1 &
-btmon_pid=$!
+# Our own HCI trace, in the VM's memory, copied out at the end. btmon 5.66 crashes now and then
+# (a segmentation fault within minutes with nodes of protocol version 1): it starts again at once
+# into the next file, and scripts/adversary.py reads the files in turn.
+(n=0; while [ ! -e /tmp/adversary.stop ]; do
+  btmon -w "/tmp/adversary.$n.btsnoop" > /dev/null 2>&1 & echo $! > /tmp/adversary.btmon; wait $!; n=$((n + 1)); done) &
+btmon_loop=$!
 now_ms() { date +%s%3N; }
 lined_up() {
   bluez_running || return 0
@@ -66,7 +68,7 @@ phase 1
 date -s "@$(( $(date +%s) + 3600 ))" > /dev/null; stamp "clock stepped one hour ahead: $(date -u +%H:%M)"
 phase 2
 bluez_running || fail "bluetoothd is gone"
-kill "$btmon_pid"; wait "$btmon_pid" 2>/dev/null
-cp /tmp/adversary.btsnoop "$MESHLAB_OUT/hci.btsnoop"
+touch /tmp/adversary.stop; kill "$(cat /tmp/adversary.btmon)"; wait "$btmon_loop" 2>/dev/null
+cp /tmp/adversary.*.btsnoop "$MESHLAB_OUT/"
 stamp "result: $([ $failed = 0 ] && echo PASS || echo FAIL)"
 exit $failed
