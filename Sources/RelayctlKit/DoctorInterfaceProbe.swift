@@ -7,7 +7,8 @@ enum DoctorInterfaceProbe {
     static func fact(name: String) -> InterfaceFact {
         guard !name.isEmpty else { return .notConfigured }
         var list: UnsafeMutablePointer<ifaddrs>?
-        guard getifaddrs(&list) == 0, let first = list else { return .unreadable(String(cString: strerror(errno))) }
+        guard getifaddrs(&list) == 0 else { return .unreadable(String(cString: strerror(errno))) }
+        guard let first = list else { return .missing(others: []) }
         defer { freeifaddrs(list) }
         var names: Set<String> = []
         var state: InterfaceState?

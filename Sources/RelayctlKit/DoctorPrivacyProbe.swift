@@ -47,10 +47,12 @@ enum DoctorPrivacyProbe {
             return .failure(Unanswered(reason: "management socket: " + String(cString: strerror(errno))))
         }
         var buffer = [UInt8](repeating: 0, count: 1024)
-        // At most 16 events (others may arrive first), each waited for at most the timeout.
+        let deadline = monotonicMilliseconds() + Int64(timeoutMilliseconds)
+        // At most 16 events (others may arrive first), all within the timeout.
         for _ in 0..<16 {
             var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&ready, 1, timeoutMilliseconds) == 1 else {
+            let left = Int32(clamping: max(0, deadline - monotonicMilliseconds()))
+            guard poll(&ready, 1, left) == 1 else {
                 return .failure(Unanswered(reason: "no answer from the management socket within 2 s"))
             }
             let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
@@ -62,6 +64,13 @@ enum DoctorPrivacyProbe {
             }
         }
         return .failure(Unanswered(reason: "no answer from the management socket"))
+    }
+
+    /// CLOCK_MONOTONIC in milliseconds.
+    static func monotonicMilliseconds() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
     }
 
     /// main.conf's `Privacy`, with why the kernel was not asked.
