@@ -76,7 +76,7 @@ install:
 	install -m 0644 systemd/meshnoded-dbus.conf $(DESTDIR)$(DBUSDIR)/meshnoded.conf
 	install -m 0644 systemd/meshnoded.conf.example $(DESTDIR)$(DOCDIR)/meshnoded.conf.example
 	install -d -m 0755 $(DESTDIR)$(DOCDIR)/examples
-	install -m 0644 systemd/mqtt-gateway.conf $(DESTDIR)$(DOCDIR)/examples/mqtt-gateway.conf
+	install -m 0644 systemd/mqtt-gateway.conf systemd/lan.conf $(DESTDIR)$(DOCDIR)/examples/
 	install -m 0644 docs/OPERATIONS.md docs/CONTROL.md $(DESTDIR)$(DOCDIR)/
 	@if [ -e $(DESTDIR)$(CONFDIR)/meshnoded.conf ]; then \
 	    echo "keeping existing $(DESTDIR)$(CONFDIR)/meshnoded.conf"; \
@@ -106,7 +106,7 @@ uninstall:
 	rm -f $(DESTDIR)$(COMPLETIONDIR)/relayctl
 	-rmdir $(DESTDIR)$(LIBEXECDIR) 2>/dev/null
 	rm -f $(DESTDIR)$(DOCDIR)/meshnoded.conf.example $(DESTDIR)$(DOCDIR)/OPERATIONS.md $(DESTDIR)$(DOCDIR)/CONTROL.md
-	rm -f $(DESTDIR)$(DOCDIR)/examples/mqtt-gateway.conf
+	rm -f $(DESTDIR)$(DOCDIR)/examples/mqtt-gateway.conf $(DESTDIR)$(DOCDIR)/examples/lan.conf
 	-rmdir $(DESTDIR)$(DOCDIR)/examples 2>/dev/null
 	-rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null
 	@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then systemctl daemon-reload; fi

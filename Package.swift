@@ -98,7 +98,7 @@ let package = Package(
         .target(name: "CAllocationCounter"),
 
         // Test utilities shared by the test targets (used only by tests).
-        .target(name: "MeshTestSupport"),
+        .target(name: "MeshTestSupport", dependencies: ["MeshLink"]),
 
         // Tests.
         .testTarget(name: "MeshProtocolTests", dependencies: ["MeshProtocol"]),
@@ -113,7 +113,7 @@ let package = Package(
         .testTarget(name: "FloodingTests", dependencies: ["MeshProtocol", "Flooding"]),
         .testTarget(name: "MailboxTests", dependencies: ["MeshProtocol", "Mailbox"]),
         .testTarget(name: "MeshNodeTests", dependencies: [
-            "MeshProtocol", "MeshLink", "MeshCrypto", "Flooding", "MeshNode", "MeshSim", "Mailbox", "MailboxCourier",
+            "MeshProtocol", "MeshLink", "MeshCrypto", "Flooding", "MeshNode", "MeshSim", "Mailbox", "MailboxCourier", "MeshTestSupport",
         ]),
         .testTarget(name: "MailboxCourierTests", dependencies: ["MailboxCourier", "MeshLink", "MeshProtocol"]),
         .testTarget(name: "GATTBridgeTests", dependencies: ["MeshLink", "DBusKit", "GATTBridge", "MeshTestSupport"]),

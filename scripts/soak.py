@@ -248,6 +248,13 @@ class Soak:
             time.sleep(STABLE_AFTER + 3)
         finally:
             self.stopping = True
+            # Frames past a link's frame budget since each node's last start (PROTOCOL.md Part E):
+            # only the flooded node's may have any, from meshflood's link.
+            self.over_budget = {}
+            for i, node in enumerate(self.nodes):
+                counters = (node.stats() or {}).get("counters", {})
+                self.over_budget[f"N{i}"] = (counters.get("links", {}).get("frames_over_budget", 0)
+                                             + counters.get("transport", {}).get("frames_over_budget", 0))
             for sampler in self.samplers.values():
                 sampler.stop()
             for watch in self.watches.values():
@@ -299,6 +306,7 @@ class Soak:
             "memory_bounded": all(peak <= self.args.max_rss_mb for _, peak, _ in rss.values()),
             "memory_flat": self.args.minutes < 10 or all(v <= self.args.max_slope for v in slopes.values()),
             "delivery_99": ratio >= 0.99,
+            "honest_links_within_frame_budget": all(v == 0 for k, v in self.over_budget.items() if k != f"N{FLOOD_NODE}"),
         }
         latencies.sort()
         result = {
@@ -307,6 +315,7 @@ class Soak:
             "delivery_ratio": round(ratio, 5),
             "latency_p50_s": round(latencies[len(latencies) // 2], 3) if latencies else None,
             "latency_p95_s": round(latencies[int(0.95 * (len(latencies) - 1))], 3) if latencies else None,
+            "frames_over_budget": self.over_budget,
             "missed": missed[:50], "missed_count": len(missed), "duplicates": duplicates[:50],
             "duplicate_count": len(duplicates), "anon_slope_kb_per_min": slopes, "rss_slope_kb_per_min": rss_slopes,
             "rss_mb_first_peak_last": rss, "max_slope": self.args.max_slope,

@@ -18,23 +18,12 @@ import MeshProtocol
 /// so one neighbour's flood never delays or displaces another's relays. Delays come
 /// from the injected generator.
 public struct ManagedRelayScheduler<Random: RandomNumberGenerator & Sendable>: RelayScheduler {
-    private struct Held: Sendable {
-        var plan: RelayPlan
-        var dueAt: Duration
-        var sequence: UInt64
-        /// The neighbour whose copy we relay (it handed us the message first).
-        var sender: NodeID
-        var copies: Set<NodeID> = []
-        /// For each target, the neighbours known to have sent it the message.
-        var covered: [NodeID: Set<NodeID>] = [:]
-    }
-
     /// The tunables in force.
     public let parameters: ManagedFloodingParameters
     /// What the scheduler did so far.
     public private(set) var counters = RelaySchedulerCounters()
     private var random: Random
-    private var held: [MessageID: Held] = [:]
+    private var held: [MessageID: HeldRelay] = [:]
     private var heldPerSender: [NodeID: Int] = [:]
     private var immediate: [ScheduledRelay] = []
     private var nextSequence: UInt64 = 0
@@ -107,7 +96,7 @@ public struct ManagedRelayScheduler<Random: RandomNumberGenerator & Sendable>: R
         let nanoseconds = window.components.seconds * 1_000_000_000 + window.components.attoseconds / 1_000_000_000
         let delay = Duration.nanoseconds(Int64.random(in: 0...nanoseconds, using: &random))
         counters.delayed += 1
-        held[id] = Held(plan: plan, dueAt: now + delay, sequence: nextSequence, sender: sender, covered: covered)
+        held[id] = HeldRelay(plan: plan, dueAt: now + delay, sequence: nextSequence, sender: sender, covered: covered)
         heldPerSender[sender] = fromSender + 1
         nextSequence += 1
     }
@@ -162,11 +151,30 @@ public struct ManagedRelayScheduler<Random: RandomNumberGenerator & Sendable>: R
         return nextHeldDue
     }
 
-    private var nextHeldDue: Duration? { held.values.lazy.map(\.dueAt).min() }
+    /// A loop, not `held.values.lazy.map(\.dueAt).min()`: that one builds a key path and copies
+    /// every held relay on each call, and this runs on every envelope received.
+    private var nextHeldDue: Duration? {
+        var next: Duration?
+        for entry in held.values where next.map({ entry.dueAt < $0 }) ?? true { next = entry.dueAt }
+        return next
+    }
 
     private mutating func release(_ id: MessageID, sender: NodeID) {
         held[id] = nil
         let left = heldPerSender[sender, default: 1] - 1
         heldPerSender[sender] = left > 0 ? left : nil
     }
+}
+
+/// A relay the managed scheduler holds. Outside the generic scheduler, so that its copies and the
+/// dictionary of them are compiled for this one type rather than through runtime metadata.
+private struct HeldRelay: Sendable {
+    var plan: RelayPlan
+    var dueAt: Duration
+    var sequence: UInt64
+    /// The neighbour whose copy we relay (it handed us the message first).
+    var sender: NodeID
+    var copies: Set<NodeID> = []
+    /// For each target, the neighbours known to have sent it the message.
+    var covered: [NodeID: Set<NodeID>] = [:]
 }

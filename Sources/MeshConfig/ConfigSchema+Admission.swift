@@ -1,5 +1,5 @@
 extension ConfigSchema {
-    /// `[links]`: the budget of links still without link keys (PROTOCOL.md Part E).
+    /// `[links]`: the budget of links still without link keys, and every link's frame budget (PROTOCOL.md Part E).
     static let admissionOptions: [ConfigOption] = [
         ConfigOption(
             section: "links", key: "max_unkeyed", alias: nil, valueHint: "COUNT",
@@ -27,5 +27,12 @@ extension ConfigSchema {
                 config.links.neighbourMemory = try ConfigValue.duration(text, in: .zero...day)
             },
             render: { ConfigValue.format($0.links.neighbourMemory) }),
+        ConfigOption(
+            section: "links", key: "frames_per_second", alias: nil, valueHint: "COUNT",
+            summary: "frames one link may hand the node a second, twice that at once, checked before its seal is opened (0: no limit)",
+            apply: { config, text throws(InvalidValue) in
+                config.links.framesPerSecond = try ConfigValue.integer(text, in: 0...1_000_000)
+            },
+            render: { String($0.links.framesPerSecond) }),
     ]
 }

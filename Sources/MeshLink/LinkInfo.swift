@@ -6,6 +6,10 @@ public struct LinkInfo: Equatable, Sendable {
     public var role: LinkRole
     /// The remote address (a BLE address or `host:port`); addresses rotate, so never an identity.
     public var remoteAddress: String
+    /// The address link admission's per-address limit counts by: the BLE address, or a UDP link's
+    /// remote host without its port (one LAN host can send from many ports). On loopback every
+    /// local node shares the host, so there it is `host:port`. Defaults to `remoteAddress`.
+    public var admissionAddress: String
     /// The largest frame the link carries in one write or notification, in bytes, within
     /// `LinkInfo.frameSizes`: on BLE the ATT MTU minus its 3-byte header, what CoreBluetooth
     /// calls `maximumWriteValueLength`. Frames are at most this long.
@@ -30,10 +34,14 @@ public struct LinkInfo: Equatable, Sendable {
     public static let frameSizes: ClosedRange<Int> = 20...510
 
     /// Creates link information.
-    public init(id: LinkID, role: LinkRole, remoteAddress: String, mtu: Int, rssi: Int? = nil, mtuSettled: Bool = true, lossless: Bool = false) {
+    public init(
+        id: LinkID, role: LinkRole, remoteAddress: String, mtu: Int, rssi: Int? = nil, mtuSettled: Bool = true, lossless: Bool = false,
+        admissionAddress: String? = nil
+    ) {
         self.id = id
         self.role = role
         self.remoteAddress = remoteAddress
+        self.admissionAddress = admissionAddress ?? remoteAddress
         self.mtu = mtu
         self.rssi = rssi
         self.mtuSettled = mtuSettled

@@ -1,4 +1,5 @@
 import Flooding
+import MeshLink
 import MeshProtocol
 
 /// Everything the engine can be tuned with; defaults follow docs/PROTOCOL.md.
@@ -59,6 +60,9 @@ public struct EngineConfiguration: Sendable {
     public var allowedNodes: Set<NodeID>
     /// The budget, per-address limit and deadline of links still without link keys.
     public var admission = LinkAdmissionLimits()
+    /// Frames one link may hand the engine, checked before reassembly and the link seal
+    /// (PROTOCOL.md Part E, "Frames per link"); frames over it are only counted.
+    public var frameBudget = FrameBudget.standard
     /// Which key exchanges this node speaks and accepts (PROTOCOL.md D3b).
     public var keyExchange: KeyExchangePolicy = .privateFirst
     /// How relays are scheduled: plain RelayChat flooding (the engine's default) or managed flooding.

@@ -107,8 +107,13 @@ extension MeshEngine {
     }
 
     func frameReceived(_ frame: [UInt8], on link: LinkID, now: Duration) {
-        guard links.contains(link) else {
+        // The frame budget first: a flooding link's frames cost a counter, never a seal opening.
+        guard let admitted = links.withLink(link, { $0.frames.admit(at: now, under: configuration.frameBudget) }) else {
             links.increment(\.unknownLinkFrames)
+            return
+        }
+        guard admitted else {
+            links.increment(\.framesOverBudget)
             return
         }
         let result: ReassemblyResult

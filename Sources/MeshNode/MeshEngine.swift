@@ -111,7 +111,14 @@ public final class MeshEngine {
     /// When the relay scheduler next has a relay due, or nil when it holds none. Owners that
     /// tick more coarsely than relays are delayed call ``sendDueRelays(now:)`` at this time.
     public var nextRelayDue: Duration? {
-        [scheduler.nextDue, lookup.nextDue, bridge.relayHold.nextDue].compactMap { $0 }.min()
+        Self.earlier(Self.earlier(scheduler.nextDue, lookup.nextDue), bridge.relayHold.nextDue)
+    }
+
+    /// The earlier of two times, either of which may be missing (no array: the daemon asks after
+    /// every batch of frames).
+    private static func earlier(_ first: Duration?, _ second: Duration?) -> Duration? {
+        guard let first, let second else { return first ?? second }
+        return min(first, second)
     }
 
     /// What a gateway's hold of broker copies did (docs/PROTOCOL.md F4; `relay` group's `bridged_*`).

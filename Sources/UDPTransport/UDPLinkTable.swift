@@ -53,6 +53,8 @@ struct UDPLinkTable: Sendable {
         var peerChallengeValue: UInt64?
         /// The reason of a trigger that came within that interval: challenged when it has passed.
         var heldTrigger: String?
+        /// What is left of the configuration's frame budget.
+        var frames = FrameAllowance()
     }
 
     /// A challenge sent on a link and the reason it was sent.
@@ -92,6 +94,12 @@ struct UDPLinkTable: Sendable {
     var neighbours: [Neighbour]
     private var lastLinkNumber: UInt64 = 0
     var counters = UDPTransportCounters()
+    /// What is left of `closeBudget`.
+    private var closeAllowance = FrameAllowance()
+    /// What is left of `connectBudget`, per connecting host.
+    private var connectAllowances: [ConnectSource: FrameAllowance] = [:]
+    /// The allowance hosts past `connectHostsTracked` share.
+    private var overflowConnectAllowance = FrameAllowance()
     /// Addresses whose links were keyed lately (and configured neighbours): never displaced by strangers.
     var keyedEndpoints = RecentEndpoints(capacity: 256, lifetime: .seconds(600))
 
@@ -127,7 +135,12 @@ struct UDPLinkTable: Sendable {
             return []
         }
         switch datagram.type {
-        case .connect: return acceptConnect(datagram, from: source, now: now)
+        case .connect:
+            guard admitConnect(from: source, now: now) else {
+                counters.connectsOverBudget += 1
+                return []
+            }
+            return acceptConnect(datagram, from: source, now: now)
         case .accept: return completeConnect(datagram, from: source, now: now)
         case .frame, .keepalive, .close: return linkTraffic(datagram, from: source, now: now)
         case .challenge: return answerChallenge(datagram, from: source)
@@ -157,10 +170,8 @@ struct UDPLinkTable: Sendable {
     }
 
     private mutating func completeConnect(_ datagram: UDPDatagram, from source: UDPEndpoint, now: Duration) -> [Action] {
-        let refuse = Action.send(closeDatagram(datagram.linkNonce, role: .central), to: source)
         guard let index = neighbours.firstIndex(where: { $0.endpoint == source }) else {
-            counters.unknownLinks += 1
-            return [refuse]
+            return refuseUnknown(datagram.linkNonce, role: .central, to: source, now: now)
         }
         switch neighbours[index].state {
         case .connecting(let nonce, _) where nonce == datagram.linkNonce:
@@ -168,7 +179,7 @@ struct UDPLinkTable: Sendable {
             actions += makeRoom(for: source, now: now)
             guard links.count < configuration.maxLinks else {
                 counters.rejectedFull += 1
-                return actions + [refuse]
+                return actions + [.send(closeDatagram(datagram.linkNonce, role: .central), to: source)]
             }
             let link = addLink(role: .central, remote: source, datagram: datagram, now: now)
             neighbours[index].state = .up(link.id)
@@ -178,10 +189,47 @@ struct UDPLinkTable: Sendable {
             links[id]?.lastHeard = now
             return []
         default:
-            counters.unknownLinks += 1
-            return [refuse]
+            return refuseUnknown(datagram.linkNonce, role: .central, to: source, now: now)
         }
     }
+
+    /// Counts a datagram for a link this side does not know and answers it with a close, at most
+    /// `closeBudget` a second in all: garbage from a host on the LAN costs no reply beyond that.
+    private mutating func refuseUnknown(_ nonce: UInt64, role: LinkRole, to source: UDPEndpoint, now: Duration) -> [Action] {
+        counters.unknownLinks += 1
+        guard closeAllowance.admit(at: now, under: Self.closeBudget) else {
+            counters.closesWithheld += 1
+            return []
+        }
+        return [.send(closeDatagram(nonce, role: role), to: source)]
+    }
+
+    /// Spends one connect of `source`'s host (its port too on loopback, where every local node
+    /// shares the host) if it has one left: a flood of connects from one LAN host is dropped here,
+    /// before any link is opened or key exchange signed. At most `connectHostsTracked` hosts
+    /// have an allowance of their own; past that, idle ones are forgotten, and new hosts share one.
+    private mutating func admitConnect(from source: UDPEndpoint, now: Duration) -> Bool {
+        let host = ConnectSource(source)
+        if connectAllowances[host] == nil, connectAllowances.count >= Self.connectHostsTracked {
+            let budget = Self.connectBudget
+            connectAllowances = connectAllowances.filter { !$0.value.isIdle(at: now, under: budget) }
+        }
+        let budget = Self.connectBudget
+        if connectAllowances[host] == nil, connectAllowances.count >= Self.connectHostsTracked {
+            return overflowConnectAllowance.admit(at: now, under: budget)
+        }
+        return connectAllowances[host, default: FrameAllowance()].admit(at: now, under: budget)
+    }
+
+    /// Connects one host may send: an honest central repeats its connect once a `connect_interval`
+    /// (1 s) per link until accepted.
+    static let connectBudget = FrameBudget(framesPerSecond: 10, burst: 20)
+    /// Hosts with a connect allowance of their own.
+    static let connectHostsTracked = 256
+
+    /// Closes answering datagrams for unknown links, all sources together: ample for peers whose
+    /// link this side dropped (each repeats once a keepalive interval).
+    static let closeBudget = FrameBudget(framesPerSecond: 200, burst: 200)
 
     private mutating func linkTraffic(_ datagram: UDPDatagram, from source: UDPEndpoint, now: Duration) -> [Action] {
         let role: LinkRole = datagram.fromCentral ? .peripheral : .central
@@ -189,9 +237,11 @@ struct UDPLinkTable: Sendable {
         // traffic for a link it no longer knows with its new instance number.
         guard let id = keys[LinkKey(remote: source, nonce: datagram.linkNonce, role: role)],
               let link = links[id], link.peerInstance == datagram.instance || datagram.type == .close else {
-            counters.unknownLinks += 1
-            if datagram.type == .close { return [] }
-            return [.send(closeDatagram(datagram.linkNonce, role: role), to: source)]
+            if datagram.type == .close {
+                counters.unknownLinks += 1
+                return []
+            }
+            return refuseUnknown(datagram.linkNonce, role: role, to: source, now: now)
         }
         switch datagram.type {
         case .close:
@@ -199,6 +249,12 @@ struct UDPLinkTable: Sendable {
             return challenge(id, reason: "closed by peer", now: now)
         case .frame:
             links[id]?.lastHeard = now
+            // Before anything else is done with it: a flooding link's frame costs a counter here.
+            let budget = configuration.frameBudget
+            guard links[id]?.frames.admit(at: now, under: budget) == true else {
+                counters.framesOverBudget += 1
+                return []
+            }
             guard datagram.body.count <= link.mtu else {
                 counters.oversizedFrames += 1
                 return []
@@ -242,6 +298,21 @@ struct UDPLinkTable: Sendable {
     }
 
     func info(_ link: Link) -> LinkInfo {
-        LinkInfo(id: link.id, role: link.role, remoteAddress: link.remote.description, mtu: link.mtu)
+        LinkInfo(
+            id: link.id, role: link.role, remoteAddress: link.remote.description, mtu: link.mtu,
+            admissionAddress: link.remote.isLoopback ? link.remote.description : link.remote.host)
+    }
+}
+
+/// What a connect budget is kept per: the host, and on loopback also the port.
+struct ConnectSource: Hashable, Sendable {
+    let ipv6: Bool
+    let ipv4: UInt32
+    let port: UInt16
+
+    init(_ endpoint: UDPEndpoint) {
+        ipv6 = endpoint.family == .ipv6
+        ipv4 = endpoint.ipv4
+        port = endpoint.isLoopback ? endpoint.port : 0
     }
 }

@@ -24,6 +24,9 @@ public struct UDPTransportConfiguration: Equatable, Sendable {
     public var connectInterval: Duration
     /// The most links at once, both roles together.
     public var maxLinks: Int
+    /// Frames one link may deliver, checked before a frame leaves the read loop; frames over it
+    /// are counted in `frames_over_budget` and dropped (PROTOCOL.md Part E, "Frames per link").
+    public var frameBudget = FrameBudget.standard
     /// LAN discovery's announcement and rules, with a `device`; nil: no discovery.
     public var discovery: LANDiscoveryConfiguration?
 

@@ -22,10 +22,16 @@ public struct UDPTransportCounters: Equatable, Sendable {
     public var malformedDatagrams: UInt64 = 0
     /// Datagrams for a link this side does not know (answered with close).
     public var unknownLinks: UInt64 = 0
+    /// Frames of a link that had spent its frame budget, dropped before they reach the node.
+    public var framesOverBudget: UInt64 = 0
+    /// Closes not sent for datagrams of unknown links, past 200 a second in all.
+    public var closesWithheld: UInt64 = 0
     /// Received frames longer than the link MTU, dropped.
     public var oversizedFrames: UInt64 = 0
     /// Frames the node asked to send that exceed the link MTU (the link is closed).
     public var oversizedSends: UInt64 = 0
+    /// Connects dropped unanswered because their host had sent 20 at once or more than 10 a second.
+    public var connectsOverBudget: UInt64 = 0
     /// Connects refused because `maxLinks` links were up.
     public var rejectedFull: UInt64 = 0
     /// Sends refused because the socket buffer was full.

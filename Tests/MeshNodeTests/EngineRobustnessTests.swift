@@ -88,7 +88,10 @@ struct EngineRobustnessTests {
 
     @Test("100,000 random frames on a live link: no crash, buffers within caps, the link keeps working")
     func randomFrames() throws {
-        let pair = try EnginePair()
+        // The frame budget off: every frame reaches the reassembler and the seal.
+        var configuration = EngineConfiguration()
+        configuration.frameBudget = .off
+        let pair = try EnginePair(configuration: configuration)
         pair.advance(.milliseconds(250))
         var random = SplitMix64(seed: 99)
         #expect(pair.b.bufferedFragmentBytes == 0)
@@ -104,6 +107,27 @@ struct EngineRobustnessTests {
         pair.advance(.seconds(11))
         try pair.send("still alive")
         #expect(pair.delivered.last?.text == "still alive")
+    }
+
+    @Test("A link past its frame budget: its frames are counted and go no further than that; the link works again once it refills")
+    func frameBudgetStopsAFloodBeforeReassembly() throws {
+        let pair = try EnginePair()
+        pair.advance(.milliseconds(250))
+        let before = pair.b.fragmenterCounters
+        var random = SplitMix64(seed: 7)
+        // 20,000 frames in one instant: at most a burst (4,000) is looked at.
+        for _ in 0..<20_000 {
+            let frame = [MessageKind.message.rawValue] + (0..<60).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+            _ = pair.b.handle(.frameReceived(LinkID(2), frame), now: pair.now)
+        }
+        let after = pair.b.fragmenterCounters
+        let looked = (after.accepted + after.rejected + after.duplicate + after.lateDuplicate)
+            - (before.accepted + before.rejected + before.duplicate + before.lateDuplicate)
+        #expect(looked <= FrameBudget.standard.burst)
+        #expect(pair.b.linkCounters.framesOverBudget >= UInt64(20_000 - FrameBudget.standard.burst))
+        pair.advance(.seconds(11))
+        try pair.send("after the flood")
+        #expect(pair.delivered.last?.text == "after the flood")
     }
 
     @Test("Link keys roll over under traffic and no message is lost")

@@ -100,6 +100,8 @@ struct FloodDefenceTests {
     func bigMessagesAreCutToTheByteShare(scheduler: SchedulerName) throws {
         var configuration = EngineConfiguration()
         configuration.relayScheduler = scheduler.choice
+        // M's 3,500 frames a second would meet the frame budget first; this measures the byte share.
+        configuration.frameBudget = .off
         let star = try FloodStar(configuration: configuration)
         let mIdentity = star.sim.nodes[FloodStar.m].identity
         let probes = Probes()
@@ -129,7 +131,10 @@ struct FloodDefenceTests {
 
     @Test("Forged signatures faster than the signature-check budget cost at most that budget, and A still gets through")
     func forgedSignaturesCostBoundedChecks() throws {
-        let star = try FloodStar()
+        // 5,000 envelopes in 1 s would meet the frame budget first; this measures the check budget.
+        var configuration = EngineConfiguration()
+        configuration.frameBudget = .off
+        let star = try FloodStar(configuration: configuration)
         let probes = Probes()
         star.scheduleProbes(every: .milliseconds(200), count: 10, deadline: .seconds(1), record: probes)
         let forged = (0..<5000).compactMap { _ in try? NodeIdentity.generate() }

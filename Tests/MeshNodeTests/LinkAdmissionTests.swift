@@ -69,6 +69,58 @@ struct LinkAdmissionTests {
         #expect(admission.counters.keyDeadlineCloses == UInt64(overdue.count))
     }
 
+    @Test("the per-address limit counts a UDP host, whatever its source ports")
+    func perAddressCountsTheHost() {
+        var admission = LinkAdmission(limits: LinkAdmissionLimits(maxUnkeyedLinks: 32, maxUnkeyedPerAddress: 2))
+        for port in 1...2 {
+            #expect(admission.admit(LinkID(UInt64(port)), address: "10.0.0.9:\(port)", host: "10.0.0.9", now: .seconds(port)) == .admit(closing: []))
+        }
+        #expect(admission.admit(LinkID(3), address: "10.0.0.9:3", host: "10.0.0.9", now: .seconds(3)) == .admit(closing: [LinkID(1)]))
+        #expect(admission.admit(LinkID(4), address: "10.0.0.8:1", host: "10.0.0.8", now: .seconds(4)) == .admit(closing: []))
+        #expect(admission.counters.evictedSameAddress == 1)
+    }
+
+    /// Limits of two transports: port 0 (BLE, 4 unkeyed), port 1 (LAN, 32), 32 in all.
+    static let twoTransports: LinkAdmissionLimits = {
+        var limits = LinkAdmissionLimits(maxUnkeyedLinks: 32, maxUnkeyedPerAddress: 2)
+        limits.maxUnkeyedPerTransport = [0: 4, 1: 32]
+        return limits
+    }()
+
+    @Test("a flood of connects on one transport evicts its own links, never another transport's handshakes")
+    func floodOnOneTransportSparesTheOther() {
+        var admission = LinkAdmission(limits: Self.twoTransports)
+        let ble = [LinkID(1, port: PortID(0)), LinkID(2, port: PortID(0))]
+        for (index, link) in ble.enumerated() {
+            #expect(admission.admit(link, address: "AA:BB:CC:DD:EE:0\(index)", now: .zero) == .admit(closing: []))
+        }
+        // 1,000 LAN connects from 1,000 hosts, each a stranger.
+        for index in 0..<1_000 {
+            let host = "10.0.\(index / 250).\(index % 250)"
+            _ = admission.admit(LinkID(UInt64(100 + index), port: PortID(1)), address: host + ":7101", host: host, now: .milliseconds(index + 1))
+        }
+        #expect(Set(ble).isSubset(of: admission.unkeyedLinks))
+        #expect(admission.unkeyedLinks.count == 32)
+        // A new BLE link still gets its place: the LAN gives one up.
+        let newcomer = LinkID(3, port: PortID(0))
+        guard case .admit(let closing) = admission.admit(newcomer, address: "AA:BB:CC:DD:EE:09", now: .seconds(2)) else {
+            Issue.record("a BLE link was refused")
+            return
+        }
+        #expect(closing.count == 1 && closing.allSatisfy { $0.port == PortID(1) })
+        #expect(admission.unkeyedLinks.contains(newcomer))
+    }
+
+    @Test("a transport past its own budget closes its own oldest stranger's link")
+    func transportBudgetEvictsWithinTheTransport() {
+        var admission = LinkAdmission(limits: Self.twoTransports)
+        let lan = LinkID(50, port: PortID(1))
+        _ = admission.admit(lan, address: "10.0.0.1:7101", host: "10.0.0.1", now: .zero)
+        for index in 1...4 { _ = admission.admit(LinkID(UInt64(index), port: PortID(0)), address: "ble\(index)", now: .seconds(index)) }
+        #expect(admission.admit(LinkID(5, port: PortID(0)), address: "ble5", now: .seconds(5)) == .admit(closing: [LinkID(1, port: PortID(0))]))
+        #expect(admission.counters.evictedTransportFull == 1 && admission.unkeyedLinks.contains(lan))
+    }
+
     @Test func countersAddUp() {
         var admission = LinkAdmission(limits: Self.limits)
         for index in 1...10 { _ = admission.admit(LinkID(UInt64(index)), address: "s\(index)", now: .seconds(index)) }

@@ -2,53 +2,8 @@ import MeshCrypto
 import MeshLink
 import MeshNode
 import MeshProtocol
-import Synchronization
+import MeshTestSupport
 import Testing
-
-/// A transport the test drives by hand: it numbers its own links, records what it is asked to
-/// send, and reports what the test tells it to.
-private final class HandTransport: MeshTransport {
-    private struct State {
-        var handler: (@Sendable (TransportEvent) -> Void)?
-        var sent: [(link: LinkID, frame: [UInt8])] = []
-        var disconnected: [LinkID] = []
-    }
-    private let state = Mutex(State())
-
-    func start(handler: @escaping @Sendable (TransportEvent) -> Void) throws { state.withLock { $0.handler = handler } }
-    func send(_ frame: [UInt8], on link: LinkID) -> SendOutcome {
-        state.withLock { $0.sent.append((link, frame)) }
-        return .sent
-    }
-    func disconnect(_ link: LinkID) { state.withLock { $0.disconnected.append(link) } }
-    func stop() {}
-
-    /// Reports `event` as this transport would, from its own thread.
-    func report(_ event: TransportEvent) { state.withLock { $0.handler }?(event) }
-    /// The frames asked for since the last call, oldest first.
-    func takeSent() -> [(link: LinkID, frame: [UInt8])] {
-        state.withLock { state in
-            defer { state.sent.removeAll() }
-            return state.sent
-        }
-    }
-    /// The links the node closed.
-    var disconnected: [LinkID] { state.withLock { $0.disconnected } }
-}
-
-/// Events a port reported, as the daemon's inbox would take them on the transport's thread.
-private final class ReportedEvents: Sendable {
-    private let events = Mutex<[TransportEvent]>([])
-    /// Takes one event (the port's handler).
-    func append(_ event: TransportEvent) { events.withLock { $0.append(event) } }
-    /// The events reported since the last call, oldest first.
-    func take() -> [TransportEvent] {
-        events.withLock { events in
-            defer { events.removeAll() }
-            return events
-        }
-    }
-}
 
 /// One node running two transports at once, each numbering its links from 1 (issue 34 item 4):
 /// behind ports of their own their links never meet. The middle engine has neighbour X on the

@@ -39,7 +39,9 @@ import UDPTransport
         #expect(mapped.keepsMail && !engine.keepsMail)
         var admission = engine.admission
         admission.maxUnkeyedLinks = 4
+        admission.maxUnkeyedPerTransport = [0: 4]
         #expect(mapped.admission == admission)
+        #expect(mapped.frameBudget == engine.frameBudget && engine.frameBudget == .standard)
     }
 
     @Test("Default settings give the fragmenter, the mailbox, the UDP transport and the bridge their own defaults")
@@ -98,6 +100,18 @@ import UDPTransport
         settings.lan.maxLinks = 6
         settings.links.maxUnkeyed = 32
         #expect(settings.engineConfiguration.admission.maxUnkeyedLinks == 12)
+        // And each transport at most half its own, by port (the place in `kind`).
+        #expect(settings.engineConfiguration.admission.maxUnkeyedPerTransport == [0: 4, 1: 5, 2: 3])
+    }
+
+    @Test("[links] frames_per_second sets every link's frame budget, twice that at once; 0 turns it off",
+          arguments: [(500, 1_000), (0, 0)])
+    func frameBudgetFromSettings(rate: Int, burst: Int) {
+        var settings = DaemonSettings()
+        settings.links.framesPerSecond = rate
+        #expect(settings.engineConfiguration.frameBudget.framesPerSecond == rate)
+        #expect(settings.engineConfiguration.frameBudget.isOff == (rate == 0))
+        if rate > 0 { #expect(settings.engineConfiguration.frameBudget.burst == burst) }
     }
 
     @Test("The mailbox horizon bounds [mailbox] retention, and is its default, the store's, the key wait's and the delivery memory's")

@@ -3,71 +3,8 @@ import MeshLink
 import MeshNode
 import MeshProtocol
 import MeshService
-import Synchronization
+import MeshTestSupport
 import Testing
-
-/// A transport the test drives by hand: it numbers its own links from 1, records what it is
-/// asked to do, and reports what the test tells it to.
-private final class HandTransport: MeshTransport {
-    private struct State {
-        var handler: (@Sendable (TransportEvent) -> Void)?
-        var sent: [(link: LinkID, frame: [UInt8])] = []
-        var disconnected: [LinkID] = []
-        var keyed: [LinkID] = []
-        var stopped = false
-    }
-    private let state = Mutex(State())
-    let failsToStart: Bool
-    let counters: [String: UInt64]
-    let summary: String?
-
-    init(failsToStart: Bool = false, counters: [String: UInt64] = [:], summary: String? = nil) {
-        self.failsToStart = failsToStart
-        self.counters = counters
-        self.summary = summary
-    }
-
-    func start(handler: @escaping @Sendable (TransportEvent) -> Void) throws {
-        if failsToStart { throw ThrownError("port in use") }
-        state.withLock { $0.handler = handler }
-    }
-    func send(_ frame: [UInt8], on link: LinkID) -> SendOutcome {
-        state.withLock { $0.sent.append((link, frame)) }
-        return .sent
-    }
-    func disconnect(_ link: LinkID) { state.withLock { $0.disconnected.append(link) } }
-    func linkKeyed(_ link: LinkID) { state.withLock { $0.keyed.append(link) } }
-    func stop() { state.withLock { $0.stopped = true } }
-    var status: TransportStatus { TransportStatus(counters: counters, summary: summary) }
-
-    func report(_ event: TransportEvent) { state.withLock { $0.handler }?(event) }
-    func takeSent() -> [(link: LinkID, frame: [UInt8])] {
-        state.withLock { state in
-            defer { state.sent.removeAll() }
-            return state.sent
-        }
-    }
-    var disconnected: [LinkID] { state.withLock { $0.disconnected } }
-    var keyed: [LinkID] { state.withLock { $0.keyed } }
-    var stopped: Bool { state.withLock { $0.stopped } }
-}
-
-private struct ThrownError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
-
-/// What the set reported, as the daemon's inbox would take it.
-private final class Inbox: Sendable {
-    private let events = Mutex<[TransportEvent]>([])
-    func append(_ event: TransportEvent) { events.withLock { $0.append(event) } }
-    func take() -> [TransportEvent] {
-        events.withLock { events in
-            defer { events.removeAll() }
-            return events
-        }
-    }
-}
 
 /// A middle engine behind a `TransportSet` of two hand-driven transports, and far engines linked
 /// to it only: by default X on the first transport's link 1, Y and Z on the second's links 1 and
@@ -87,7 +24,7 @@ private final class BridgingNode {
     let set: TransportSet
     var now: Duration = .zero
     var delivered: [[DeliveredMessage]]
-    private let inbox = Inbox()
+    private let inbox = ReportedEvents()
 
     init(places: [Place] = [Place(far: 0, radio: 0, link: LinkID(1)), Place(far: 1, radio: 1, link: LinkID(1)),
                             Place(far: 2, radio: 1, link: LinkID(2))]) throws {
@@ -168,7 +105,7 @@ struct TransportSetTests {
     func routesByPort() throws {
         let radios = [HandTransport(), HandTransport()]
         let set = TransportSet([("bluez", radios[0]), ("udp", radios[1])])
-        let inbox = Inbox()
+        let inbox = ReportedEvents()
         try set.start { event in inbox.append(event) }
         radios[1].report(.frameReceived(LinkID(3), [9]))
         radios[0].report(.linkDown(LinkID(3), reason: "gone"))
@@ -205,7 +142,7 @@ struct TransportSetTests {
     @Test("A transport that fails to start stops those started before it, and the error names it")
     func failedStartStopsTheOthers() {
         let first = HandTransport()
-        let set = TransportSet([("udp", first), ("lan", HandTransport(failsToStart: true))])
+        let set = TransportSet([("udp", first), ("lan", HandTransport(startFailure: "port in use"))])
         #expect(throws: TransportSetError.startFailed(transport: "lan", reason: "port in use")) {
             try set.start { _ in }
         }

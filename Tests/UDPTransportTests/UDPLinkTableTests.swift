@@ -88,6 +88,83 @@ struct UDPLinkTableTests {
         #expect(pair.a.planSend([1], on: LinkID(99), now: .zero) == .gone)
     }
 
+    @Test("frames past a link's frame budget are counted and never reach the node", arguments: [FrameBudget(framesPerSecond: 10, burst: 5), .off])
+    func frameBudgetDropsBeforeTheNode(budget: FrameBudget) throws {
+        var pair = try TablePair(configuration: { var s = $0; s.frameBudget = budget; return s })
+        pair.tick(.zero)
+        pair.deliver(.zero)
+        let linkA = try #require(pair.eventsA.first?.upInfo).id
+        guard case .send(let frame, let addressB) = pair.a.planSend([7], on: linkA, now: .zero) else {
+            Issue.record("no send planned")
+            return
+        }
+        pair.wire = Array(repeating: (frame, pair.addressA, addressB), count: 20)
+        pair.deliver(.zero)
+        let delivered = pair.eventsB.compactMap(\.frame).count
+        #expect(delivered == (budget.isOff ? 20 : 5))
+        #expect(pair.b.counters.framesOverBudget == UInt64(20 - delivered))
+        #expect(pair.b.counters.framesReceived == UInt64(delivered))
+        // A tenth of a second later the rate has paid one frame back.
+        pair.wire = Array(repeating: (frame, pair.addressA, addressB), count: 3)
+        pair.deliver(.milliseconds(100))
+        #expect(pair.eventsB.compactMap(\.frame).count == delivered + (budget.isOff ? 3 : 1))
+    }
+
+    @Test("frames of unknown links are each counted, and answered with a close only within the close budget")
+    func closesForUnknownLinksAreBudgeted() throws {
+        var table = UDPLinkTable(configuration: UDPTransportConfiguration(bind: try UDPEndpoint(parsing: "127.0.0.1:7001")), seed: 5)
+        let source = try UDPEndpoint(parsing: "127.0.0.1:9000")
+        var closes = 0
+        for nonce in 0..<1_000 {
+            let frame = UDPDatagram(type: .frame, fromCentral: true, instance: 1, linkNonce: UInt64(nonce), body: [1, 2, 3])
+            closes += table.receive(frame.encoded(), from: source, now: .zero).count
+        }
+        #expect(closes == UDPLinkTable.closeBudget.burst)
+        #expect(table.counters.unknownLinks == 1_000)
+        #expect(table.counters.closesWithheld == UInt64(1_000 - closes))
+        // A second later the budget has refilled.
+        let late = UDPDatagram(type: .frame, fromCentral: true, instance: 1, linkNonce: 5_000, body: [1])
+        #expect(table.receive(late.encoded(), from: source, now: .seconds(1)).count == 1)
+    }
+
+    @Test("connects past a host's connect budget are dropped before a link opens; another host is unaffected")
+    func connectFloodFromOneHostIsCutInTheReadLoop() throws {
+        var table = UDPLinkTable(configuration: UDPTransportConfiguration(
+            bind: try UDPEndpoint(parsing: "10.0.0.1:7101", anyUnicast: true), maxLinks: 1_000,
+            sources: IPv4Subnet(address: 0x0a00_0000, prefixLength: 24)), seed: 4)
+        var linksUp = 0
+        // 1,000 connects from one host, each from another port, in one instant.
+        for port in 1...1_000 {
+            let connect = UDPDatagram(type: .connect, fromCentral: true, instance: 9, linkNonce: UInt64(port), body: UDPDatagram.mtuBody(185))
+            let source = try UDPEndpoint(parsing: "10.0.0.2:\(40_000 + port)", anyUnicast: true)
+            linksUp += table.receive(connect.encoded(), from: source, now: .zero).filter { if case .emit(.linkUp) = $0 { true } else { false } }.count
+        }
+        #expect(linksUp == UDPLinkTable.connectBudget.burst)
+        #expect(table.counters.connectsOverBudget == UInt64(1_000 - linksUp))
+        let other = UDPDatagram(type: .connect, fromCentral: true, instance: 8, linkNonce: 1, body: UDPDatagram.mtuBody(185))
+        let up = table.receive(other.encoded(), from: try UDPEndpoint(parsing: "10.0.0.3:7101", anyUnicast: true), now: .zero)
+        #expect(up.contains { if case .emit(.linkUp) = $0 { true } else { false } })
+        // A second later the flooding host has ten more.
+        let later = UDPDatagram(type: .connect, fromCentral: true, instance: 9, linkNonce: 5_000, body: UDPDatagram.mtuBody(185))
+        let again = table.receive(later.encoded(), from: try UDPEndpoint(parsing: "10.0.0.2:39999", anyUnicast: true), now: .seconds(1))
+        #expect(again.contains { if case .emit(.linkUp) = $0 { true } else { false } })
+    }
+
+    @Test("link admission counts a LAN peer by host, a loopback peer by host and port")
+    func admissionAddressIsTheHostOffLoopback() throws {
+        var pair = try TablePair()
+        pair.tick(.zero)
+        pair.deliver(.zero)
+        #expect(try #require(pair.eventsB.first?.upInfo).admissionAddress == "127.0.0.1:7001")
+        var lan = UDPLinkTable(configuration: UDPTransportConfiguration(
+            bind: try UDPEndpoint(parsing: "10.0.0.1:7101", anyUnicast: true), sources: IPv4Subnet(address: 0x0a00_0000, prefixLength: 24)), seed: 3)
+        let connect = UDPDatagram(type: .connect, fromCentral: true, instance: 9, linkNonce: 4, body: UDPDatagram.mtuBody(185))
+        let actions = lan.receive(connect.encoded(), from: try UDPEndpoint(parsing: "10.0.0.2:40000", anyUnicast: true), now: .zero)
+        let up = actions.compactMap { action -> LinkInfo? in if case .emit(let event) = action { event.upInfo } else { nil } }
+        #expect(up.map(\.admissionAddress) == ["10.0.0.2"])
+        #expect(up.map(\.remoteAddress) == ["10.0.0.2:40000"])
+    }
+
     @Test func dualRoleGivesTwoLinks() throws {
         var pair = try TablePair(aListsB: true, bListsA: true)
         pair.tick(.zero)

@@ -21,6 +21,8 @@ final class EngineLine {
     private(set) var bCalls = 0
     /// Neighbours B has seen join.
     private(set) var bNeighboursJoined = 0
+    /// True over the flood: B's calls then go through ``measuredCallOfB(_:)``.
+    var measuring = false
 
     private let mtu: Int
     private var now: Duration = .zero
@@ -99,10 +101,19 @@ final class EngineLine {
     private func call(_ node: Int, _ body: (MeshEngine) -> [EngineAction]) -> [EngineAction] {
         guard node == Self.b else { return body(engines[node]) }
         let start = Self.threadCPUTime()
-        let actions = body(engines[node])
+        let actions = measuring ? measuredCallOfB(body) : body(engines[node])
         bEngineCPU += Self.threadCPUTime() - start
         bCalls += 1
         return actions
+    }
+
+    /// B's engine calls while ``measuring``, and nothing else: never inlined, so that
+    /// `valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*measuredCallOfB*'`
+    /// counts the instructions of B's engine alone over the flood (Benchmarks/scripts/daemon-cpu.sh
+    /// --instructions).
+    @inline(never)
+    private func measuredCallOfB(_ body: (MeshEngine) -> [EngineAction]) -> [EngineAction] {
+        body(engines[Self.b])
     }
 
     private func perform(_ actions: [EngineAction], from node: Int) {

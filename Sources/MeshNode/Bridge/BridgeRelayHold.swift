@@ -89,5 +89,9 @@ struct BridgeRelayHold: Sendable {
     }
 
     /// When the next held relay is due, or nil when none is held.
-    var nextDue: Duration? { held.values.lazy.map(\.dueAt).min() }
+    var nextDue: Duration? {
+        var next: Duration?
+        for entry in held.values where next.map({ entry.dueAt < $0 }) ?? true { next = entry.dueAt }
+        return next
+    }
 }

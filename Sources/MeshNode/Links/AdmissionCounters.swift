@@ -6,6 +6,9 @@ public struct AdmissionCounters: Equatable, Sendable {
     public var admittedReturning: UInt64 = 0
     /// Unkeyed links closed because the unkeyed budget was full (the oldest stranger's went).
     public var evictedOldest: UInt64 = 0
+    /// Unkeyed links closed because their transport's own unkeyed budget was full (its oldest
+    /// stranger's went).
+    public var evictedTransportFull: UInt64 = 0
     /// Unkeyed links closed because their address had too many unkeyed links (its oldest went).
     public var evictedSameAddress: UInt64 = 0
     /// New links closed at once: the budget was full of returning neighbours' links.

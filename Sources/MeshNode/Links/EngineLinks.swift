@@ -52,7 +52,7 @@ struct EngineLinks {
 
     /// Admits a new link (``LinkAdmission``): whether it may start, and which links it evicts.
     mutating func admit(_ info: LinkInfo, now: Duration) -> LinkAdmission.Decision {
-        admission.admit(info.id, address: info.remoteAddress, now: now)
+        admission.admit(info.id, address: info.remoteAddress, host: info.admissionAddress, now: now)
     }
 
     /// Adds an admitted link's state.

@@ -4,9 +4,10 @@ import MeshProtocol
 /// Which links may hold a slot while they have no link keys: a pure value on injected time.
 ///
 /// Anyone in range can open links, and a link without keys costs the opener nothing, so unkeyed
-/// links get a budget of their own (`maxUnkeyedLinks`, all transports together), a budget per
-/// address, and a short deadline. When the budget is full the oldest unkeyed link of a
-/// **stranger** goes; a link from an address that was a keyed neighbour's lately (a
+/// links get a budget of their own (`maxUnkeyedLinks`, all transports together, and
+/// `maxUnkeyedPerTransport` on each), a budget per address (per host on UDP), and a short
+/// deadline. When the budget is full the oldest unkeyed link of a **stranger** goes (from the
+/// transport holding the most); a link from an address that was a keyed neighbour's lately (a
 /// **returning** neighbour) is closed only to make room for another returning one. Keyed links
 /// are never touched here. Every link that gets keys has its address remembered (for
 /// `neighbourMemory`), so a neighbour whose address changed (BLE privacy) is a stranger only
@@ -23,6 +24,8 @@ public struct LinkAdmission: Sendable {
     private struct Unkeyed: Sendable {
         let id: LinkID
         let address: String
+        /// What the per-address limit counts by.
+        let host: String
         let openedAt: Duration
         let returning: Bool
     }
@@ -47,18 +50,37 @@ public struct LinkAdmission: Sendable {
     public func isReturning(address: String, now: Duration) -> Bool { addresses.contains(address, now: now) }
 
     /// Decides on a new link from `address`; an admitted link counts as unkeyed until `keyed`.
-    public mutating func admit(_ link: LinkID, address: String, now: Duration) -> Decision {
+    /// The per-address limit counts by `host` (``LinkInfo/admissionAddress``; `address` when nil),
+    /// the returning-neighbour memory by `address`.
+    public mutating func admit(_ link: LinkID, address: String, host: String? = nil, now: Duration) -> Decision {
         let returning = isReturning(address: address, now: now)
+        let host = host ?? address
         var closing: [LinkID] = []
-        let sameAddress = oldestFirst(unkeyed.values.filter { $0.address == address })
-        if sameAddress.count >= limits.maxUnkeyedPerAddress, let victim = sameAddress.first {
+        let sameHost = oldestFirst(unkeyed.values.filter { $0.host == host })
+        if sameHost.count >= limits.maxUnkeyedPerAddress, let victim = sameHost.first {
             closing.append(victim.id)
             counters.evictedSameAddress += 1
         }
+        // A transport's own budget matters only below the overall one (a node of one transport).
+        if let transportLimit = limits.maxUnkeyedPerTransport[link.port.index], transportLimit < limits.maxUnkeyedLinks {
+            let sameTransport = oldestFirst(unkeyed.values.filter { $0.id.port == link.port && !closing.contains($0.id) })
+            if sameTransport.count >= max(1, transportLimit) {
+                guard let victim = Self.victim(among: sameTransport, forReturning: returning) else {
+                    counters.refusedFull += 1
+                    return .refuse
+                }
+                closing.append(victim.id)
+                counters.evictedTransportFull += 1
+            }
+        }
         let remaining = unkeyed.values.filter { !closing.contains($0.id) }
         if remaining.count >= limits.maxUnkeyedLinks {
-            let candidates = oldestFirst(remaining)
-            guard let victim = candidates.first(where: { !$0.returning }) ?? (returning ? candidates.first : nil) else {
+            // The transport holding the most unkeyed links gives one up first: a flood on one
+            // transport evicts its own links, not another transport's handshakes.
+            let perPort = Dictionary(grouping: remaining, by: \.id.port)
+            let busiest = perPort.max { ($0.value.count, $1.key) < ($1.value.count, $0.key) }?.key
+            let candidates = oldestFirst(remaining.filter { $0.id.port == busiest }) + oldestFirst(remaining.filter { $0.id.port != busiest })
+            guard let victim = Self.victim(among: candidates, forReturning: returning) else {
                 counters.refusedFull += 1
                 return .refuse
             }
@@ -66,10 +88,16 @@ public struct LinkAdmission: Sendable {
             counters.evictedOldest += 1
         }
         for id in closing { unkeyed[id] = nil }
-        unkeyed[link] = Unkeyed(id: link, address: address, openedAt: now, returning: returning)
+        unkeyed[link] = Unkeyed(id: link, address: address, host: host, openedAt: now, returning: returning)
         counters.admitted += 1
         if returning { counters.admittedReturning += 1 }
         return .admit(closing: closing)
+    }
+
+    /// The first stranger's link in `candidates`; a returning neighbour's link may also take the
+    /// first returning one's place.
+    private static func victim(among candidates: [Unkeyed], forReturning returning: Bool) -> Unkeyed? {
+        candidates.first(where: { !$0.returning }) ?? (returning ? candidates.first : nil)
     }
 
     /// Records the link's first keys: it leaves the unkeyed budget, and its address is

@@ -32,6 +32,9 @@ public struct LinkCounters: Equatable, Sendable {
     public var replays: UInt64 = 0
     /// Frames reported on a link the engine does not know (never up, or already down).
     public var unknownLinkFrames: UInt64 = 0
+    /// Frames dropped unread because their link had spent its frame budget (before reassembly and
+    /// the link seal).
+    public var framesOverBudget: UInt64 = 0
     /// Reassembled messages of a kind this version does not know.
     public var unknownKinds: UInt64 = 0
     /// Frames that arrived before the link had keys.

@@ -26,6 +26,8 @@ struct LinkState {
     /// The link acknowledgement and credit (PROTOCOL.md D12): what the peer has not acknowledged
     /// yet, what waits for its credit, what this end owes it.
     var delivery: LinkDelivery
+    /// What is left of the link's ``EngineConfiguration/frameBudget``.
+    var frames = FrameAllowance()
 
     init(info: LinkInfo, openedAt: Duration, handshake: LinkHandshake, sender: FrameSender, delivery: LinkDelivery) {
         self.delivery = delivery

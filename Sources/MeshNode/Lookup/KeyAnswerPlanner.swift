@@ -75,7 +75,11 @@ public struct KeyAnswerPlanner: Sendable {
     public var pendingCount: Int { pending.count }
 
     /// The earliest time an answer is due, or nil.
-    public var nextDue: Duration? { pending.values.map(\.due).min() }
+    public var nextDue: Duration? {
+        var next: Duration?
+        for answer in pending.values where next.map({ answer.due < $0 }) ?? true { next = answer.due }
+        return next
+    }
 
     /// Decides about a request (first copy, accepted by the relay rules) that came in from
     /// neighbour `neighbour`. Spends the request budgets; spends the answer budgets only when it

@@ -6,8 +6,7 @@ import MeshProtocol
 extension MeshEngine {
     /// Fan-out: a join notice kept for neighbours that join soon, the uplink to the bridge, the
     /// offer to the mailbox, the relay to the scheduler; then every relay now due goes out.
-    func fanOutStage(_ fanOut: FanOut) {
-        let arrival = fanOut.arrival
+    func fanOutStage(_ arrival: Arrival, _ fanOut: FanOut) {
         let (envelope, now) = (arrival.envelope, arrival.now)
         if fanOut.remembersJoin, let copy = router.relayCopy(of: envelope) { recentJoins.record(copy, now: now) }
         if fanOut.uplinks, let copy = router.relayCopy(of: envelope) { uplink(copy, now: now) }

@@ -9,21 +9,19 @@ extension MeshEngine {
     /// Per-kind handling: delivers what is for us, lets key lookup decide about requests and
     /// answers, and says what the fan-out stage does. It never stops an envelope: a direct
     /// message for us that fails to open is reported and still relayed as the rules decided.
-    func kindStage(_ routed: RoutedArrival) -> ReceiveStep<FanOut> {
-        switch routed {
-        case .shorterPath(let checked, let relay):
+    func kindStage(_ arrival: Arrival, _ routed: consuming Routed) -> ReceiveStep<FanOut> {
+        switch consume routed {
+        case .shorterPath(let relay):
             // A key request is relayed once per node: what the answer planner decided stands.
-            let arrival = checked.arrival
             return .next(FanOut(
-                arrival: arrival, relay: arrival.envelope.kind == .keyRequest ? nil : relay, uplinks: false,
-                remembersJoin: false, offersToMailbox: false))
+                relay: arrival.envelope.kind == .keyRequest ? nil : relay, uplinks: false, remembersJoin: false,
+                offersToMailbox: false))
         case .accepted(let checked, let deliver, let relay):
-            let arrival = checked.arrival
-            let withinShare = checked.admitted.withinShare
+            let withinShare = checked.withinShare
             // Part F: what came from the bridge never goes back to it; a request goes up only when
             // it may be relayed, an answer only the way its request came (H3).
             var fanOut = FanOut(
-                arrival: arrival, relay: relay, uplinks: withinShare && arrival.source != .bridge,
+                relay: relay, uplinks: withinShare && arrival.source != .bridge,
                 remembersJoin: withinShare && arrival.envelope.kind == .joinNotice, offersToMailbox: withinShare)
             switch checked.verified {
             case .keyRequest(let body):

@@ -13,15 +13,15 @@ extension MeshEngine {
     func flood(_ envelope: Envelope, from sender: NodeID, via source: EnvelopeSource, now: Duration) {
         let arrival = Arrival(envelope: envelope, sender: sender, source: source, now: now)
         let step = precheckStage(arrival)
-            .then { deliveryMemoryStage($0) }
-            .then { freshnessStage($0) }
-            .then { admissionStage($0) }
-            .then { verificationStage($0) }
-            .then { clockStage($0) }
-            .then { routingStage($0) }
-            .then { kindStage($0) }
+            .then { _ in deliveryMemoryStage(arrival) }
+            .then { _ in freshnessStage(arrival) }
+            .then { _ in admissionStage(arrival) }
+            .then { verificationStage(arrival, $0) }
+            .then { clockStage(arrival, $0) }
+            .then { routingStage(arrival, $0) }
+            .then { kindStage(arrival, $0) }
         switch step {
-        case .next(let fanOut): fanOutStage(fanOut)
+        case .next(let fanOut): fanOutStage(arrival, fanOut)
         case .stop(let stop): settle(stop, of: arrival)
         }
     }

@@ -7,79 +7,76 @@ extension MeshEngine {
     /// Precheck: route, seen, loop and hop limit (`FloodRouter.precheck`). A copy whose route
     /// fits its sender may teach managed flooding the sender's link claim first; a copy of this
     /// node's own held direct message may be passed back to its recipient (Part G).
-    func precheckStage(_ arrival: Arrival) -> ReceiveStep<Arrival> {
-        let (envelope, sender, now) = (arrival.envelope, arrival.sender, arrival.now)
-        let reason = router.precheck(envelope, from: sender, now: now)
+    func precheckStage(_ arrival: Arrival) -> ReceiveStep<Void> {
+        let reason = router.precheck(arrival.envelope, from: arrival.sender, now: arrival.now)
         // The bridge is no link: what comes from it teaches nothing about one, nor about mesh time.
-        if reason != .badRoute, arrival.source.link != nil, teachesLinkClaim(envelope, now: now) {
-            scheduler.observe(envelope, from: sender, now: now)
+        if reason != .badRoute, arrival.source.link != nil, teachesLinkClaim(arrival.envelope, now: arrival.now) {
+            scheduler.observe(arrival.envelope, from: arrival.sender, now: arrival.now)
         }
-        guard let reason else { return .next(arrival) }
-        if reason == .looped || reason == .seen { passOwnHeldMessage(envelope, now: now) }
+        guard let reason else { return .next(()) }
+        if reason == .looped || reason == .seen { passOwnHeldMessage(arrival.envelope, now: arrival.now) }
         return .stop(.rule(reason))
     }
 
     /// Delivery memory (Part G): a direct message delivered here before is seen, however long
     /// ago (a second mailbox's copy, a replay).
-    func deliveryMemoryStage(_ arrival: Arrival) -> ReceiveStep<Arrival> {
-        let envelope = arrival.envelope
-        guard envelope.destination == nodeID, mailbox.delivered(envelope.messageID, meshNow: timestamp(at: arrival.now)) else {
-            return .next(arrival)
-        }
+    func deliveryMemoryStage(_ arrival: Arrival) -> ReceiveStep<Void> {
+        guard arrival.envelope.destination == nodeID,
+            mailbox.delivered(arrival.envelope.messageID, meshNow: timestamp(at: arrival.now))
+        else { return .next(()) }
         return .stop(.rule(.seen))
     }
 
     /// Freshness: within the seen cache's window of mesh time, or (a mailbox's held direct
     /// message) within the mailbox horizon.
-    func freshnessStage(_ arrival: Arrival) -> ReceiveStep<Arrival> {
-        let (envelope, now) = (arrival.envelope, arrival.now)
-        guard router.isFresh(envelope, now: now, localWall: localWall(at: now), clock: clock)
-            || isFreshHeldMessage(envelope, now: now)
+    func freshnessStage(_ arrival: Arrival) -> ReceiveStep<Void> {
+        let now = arrival.now
+        guard router.isFresh(arrival.envelope, now: now, localWall: localWall(at: now), clock: clock)
+            || isFreshHeldMessage(arrival.envelope, now: now)
         else { return .stop(.rule(.stale)) }
-        return .next(arrival)
+        return .next(())
     }
 
     /// Admission: the sender's share, then the signature-check budget. Beyond its neighbour's
     /// share an envelope is never relayed; it is still delivered when it is for us and the
     /// budget can spare a check for it.
-    func admissionStage(_ arrival: Arrival) -> ReceiveStep<AdmittedArrival> {
-        let (envelope, sender, now) = (arrival.envelope, arrival.sender, arrival.now)
+    func admissionStage(_ arrival: Arrival) -> ReceiveStep<Admitted> {
+        let (sender, now) = (arrival.sender, arrival.now)
         let withinShare = budgets.admit(
-            sender, upstream: upstream(of: envelope, from: sender), bytes: envelope.payload.count, now: now) == .admitted
+            sender, upstream: upstream(of: arrival.envelope, from: sender), bytes: arrival.envelope.payload.count,
+            now: now) == .admitted
         if !withinShare {
-            kindCounters[envelope.kind].overShare += 1
-            guard isForUs(envelope) else { return .stop(.dropped(.overShare, counter: nil)) }
+            kindCounters[arrival.envelope.kind].overShare += 1
+            guard isForUs(arrival.envelope) else { return .stop(.dropped(.overShare, counter: nil)) }
         }
-        if needsCheck(envelope), !budgets.takeVerification(withinShare: withinShare, now: now) {
+        if needsCheck(arrival.envelope), !budgets.takeVerification(withinShare: withinShare, now: now) {
             return .stop(.dropped(.verificationBudget, counter: \.droppedVerificationBudget))
         }
-        return .next(AdmittedArrival(arrival: arrival, withinShare: withinShare))
+        return .next(Admitted(withinShare: withinShare))
     }
 
     /// Verification: signatures and carried keys (``verify(_:)``); a failure costs the sender.
-    func verificationStage(_ admitted: AdmittedArrival) -> ReceiveStep<CheckedArrival> {
+    func verificationStage(_ arrival: Arrival, _ admitted: consuming Admitted) -> ReceiveStep<Checked> {
         do {
-            return .next(CheckedArrival(admitted: admitted, verified: try verify(admitted.arrival.envelope)))
+            return .next(Checked(withinShare: admitted.withinShare, verified: try verify(arrival.envelope)))
         } catch {
-            budgets.penalize(admitted.arrival.sender, now: admitted.arrival.now)
+            budgets.penalize(arrival.sender, now: arrival.now)
             return .stop(.dropped(.unverifiable("\(error)"), counter: \.droppedUnverifiable))
         }
     }
 
     /// Clock: a neighbour's own verified timestamp is its vote on mesh time (never the bridge's).
-    func clockStage(_ checked: CheckedArrival) -> ReceiveStep<CheckedArrival> {
-        let arrival = checked.arrival
+    func clockStage(_ arrival: Arrival, _ checked: consuming Checked) -> ReceiveStep<Checked> {
         if arrival.source.link != nil { hearClock(arrival.envelope, from: arrival.sender, now: arrival.now) }
         return .next(checked)
     }
 
     /// Routing decision: the relay rules (`FloodRouter.receive`) with the seen cache, to the
     /// relay targets; a copy over a shorter path is counted.
-    func routingStage(_ checked: CheckedArrival) -> ReceiveStep<RoutedArrival> {
-        let arrival = checked.arrival
+    func routingStage(_ arrival: Arrival, _ checked: consuming Checked) -> ReceiveStep<Routed> {
         let decision = router.receive(
             arrival.envelope, from: arrival.sender, neighbours: relayTargets(), now: arrival.now,
-            withheld: !checked.admitted.withinShare)
+            withheld: !checked.withinShare)
         switch decision {
         case .drop(let reason):
             return .stop(.rule(reason))
@@ -87,7 +84,7 @@ extension MeshEngine {
             return .next(.accepted(checked, deliver: deliver, relay: relay))
         case .shorterPath(let relay):
             kindCounters[arrival.envelope.kind].shorterPath += 1
-            return .next(.shorterPath(checked, relay: relay))
+            return .next(.shorterPath(relay: relay))
         }
     }
 

@@ -4,6 +4,9 @@ import MeshProtocol
 
 /// What one stage of the receive path decided (``MeshEngine/flood(_:from:via:now:)``): the
 /// envelope goes on to the next stage with what this one learned, or it stops here.
+///
+/// A step carries only what its stage learned, never the ``Arrival`` (every stage borrows that
+/// one value), and moves from stage to stage: the envelope is not copied from stage to stage.
 enum ReceiveStep<Next> {
     /// On to the next stage, with this stage's result.
     case next(Next)
@@ -12,8 +15,8 @@ enum ReceiveStep<Next> {
 
     /// Runs `stage` on this step's result; a stop passes through it unchanged.
     @inline(__always)
-    func then<Later>(_ stage: (Next) -> ReceiveStep<Later>) -> ReceiveStep<Later> {
-        switch self {
+    consuming func then<Later>(_ stage: (consuming Next) -> ReceiveStep<Later>) -> ReceiveStep<Later> {
+        switch consume self {
         case .next(let value): stage(value)
         case .stop(let stop): .stop(stop)
         }
@@ -41,36 +44,31 @@ struct Arrival {
     let now: Duration
 }
 
-/// An arrival the admission stage let in.
-struct AdmittedArrival {
-    /// The arrival.
-    let arrival: Arrival
+/// What the admission stage learned of an arrival it let in.
+struct Admitted {
     /// False when its neighbour had spent its share: delivered here at most, never relayed.
     let withinShare: Bool
 }
 
-/// An admitted arrival whose signature (or, for what travels opaque, shape) was checked.
-struct CheckedArrival {
-    /// The admitted arrival.
-    let admitted: AdmittedArrival
+/// What the verification stage learned: the admission, and what the signature (or, for what
+/// travels opaque, shape) check found.
+struct Checked {
+    /// False when its neighbour had spent its share (``Admitted/withinShare``).
+    let withinShare: Bool
     /// What the check found.
     let verified: Verified
-
-    var arrival: Arrival { admitted.arrival }
 }
 
 /// The relay rules' decision on a checked arrival.
-enum RoutedArrival {
+enum Routed {
     /// New here: delivered when `deliver`, relayed as `relay` says.
-    case accepted(CheckedArrival, deliver: Bool, relay: RelayPlan?)
+    case accepted(Checked, deliver: Bool, relay: RelayPlan?)
     /// Seen before, but over a shorter path: relayed again as `relay` says.
-    case shorterPath(CheckedArrival, relay: RelayPlan?)
+    case shorterPath(relay: RelayPlan?)
 }
 
-/// What the fan-out stage hands on, after the per-kind handling decided it.
+/// What the fan-out stage does with an arrival, as the per-kind handling decided it.
 struct FanOut {
-    /// The arrival.
-    let arrival: Arrival
     /// The relay to schedule, if any.
     var relay: RelayPlan?
     /// Whether a relay copy goes to the bridge (a gateway's uplink).

@@ -3,7 +3,13 @@ public struct LinkAdmissionLimits: Equatable, Sendable {
     /// The most links without link keys at once, all transports together; past it the oldest
     /// unkeyed link from a stranger is closed. The daemon caps it at half the slots of its transports together.
     public var maxUnkeyedLinks: Int
-    /// The most links without link keys from one transport address; past it that address's oldest goes.
+    /// The most links without link keys at once on one transport, by transport port index
+    /// (`PortID.index`); past it that transport's oldest unkeyed stranger's link is closed, so a
+    /// flood on one transport cannot take the others' places. The daemon sets half each
+    /// transport's slots; a port not listed has only `maxUnkeyedLinks`.
+    public var maxUnkeyedPerTransport: [UInt8: Int] = [:]
+    /// The most links without link keys from one address (`LinkInfo.admissionAddress`: a BLE
+    /// address, a UDP host); past it that address's oldest goes.
     public var maxUnkeyedPerAddress: Int
     /// How long a link from a stranger may stay without link keys (a returning neighbour's
     /// link has the whole handshake timeout).

@@ -20,14 +20,19 @@ extension DaemonSettings {
             freshness: seen.freshness,
             deniedNodes: nodeDeny, allowedNodes: nodeAllow)
         configuration.admission = links.limits
+        configuration.frameBudget = links.frameBudget
         configuration.relayScheduler = relay.schedulerChoice
         configuration.keyExchange = crypto.keyExchange == .privateOnly ? .privateOnly : .privateFirst
         configuration.keepsMail = mailbox.enabled
         configuration.mailReachWindow = mailbox.reachWindow
         configuration.lookup = lookup.limits
         // Unkeyed links may hold at most half the transports' slots, so keyed neighbours always have room.
-        let slots = transport.kinds.reduce(0) { total, kind in total + (kind.udpSection.map { self[$0].maxLinks } ?? bluez.maxConnections) }
-        configuration.admission.maxUnkeyedLinks = min(links.maxUnkeyed, max(1, slots / 2))
+        // And each transport at most half its own, so a flood on one cannot take another's handshakes.
+        let slots = transport.kinds.map { kind in kind.udpSection.map { self[$0].maxLinks } ?? bluez.maxConnections }
+        configuration.admission.maxUnkeyedLinks = min(links.maxUnkeyed, max(1, slots.reduce(0, +) / 2))
+        for (port, transportSlots) in slots.enumerated() where port <= Int(UInt8.max) {
+            configuration.admission.maxUnkeyedPerTransport[UInt8(port)] = min(links.maxUnkeyed, max(1, transportSlots / 2))
+        }
         configuration.bridged = mqtt.enabled
         configuration.bridgeDownlinkHops = mqtt.downlinkHops
         return configuration

@@ -25,12 +25,19 @@ enum TransportFactory {
     static func make(_ kind: TransportKind, config: DaemonSettings, identity: NodeIdentity, logger: DaemonLogger) throws -> any MeshTransport {
         if let section = kind.udpSection {
             let settings = config[section]
-            guard !settings.interface.isEmpty else { return try UDPTransport(configuration: UDPTransportConfiguration(settings)) }
+            let frameBudget = config.links.frameBudget
+            guard !settings.interface.isEmpty else {
+                var configuration = try UDPTransportConfiguration(settings)
+                configuration.frameBudget = frameBudget
+                return try UDPTransport(configuration: configuration)
+            }
             // A LAN waits for its interface rather than stopping the node's other transports.
             let serviceUUID = LANAnnouncement.uuidBytes(config.bluez.serviceUUID) ?? LANDiscoveryConfiguration.defaultServiceUUID
             let instanceTag = try randomInstanceTag()
             return InterfaceTransport(interface: settings.interface) { address in
-                try UDPTransport(configuration: UDPTransportConfiguration(settings, on: address, serviceUUID: serviceUUID, instanceTag: instanceTag))
+                var configuration = try UDPTransportConfiguration(settings, on: address, serviceUUID: serviceUUID, instanceTag: instanceTag)
+                configuration.frameBudget = frameBudget
+                return try UDPTransport(configuration: configuration)
             }
         }
         return try BlueZTransportFactory.make(config: config, identity: identity, logger: logger)
