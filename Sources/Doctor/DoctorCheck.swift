@@ -8,8 +8,12 @@ public enum DoctorCheck: String, Codable, Sendable, CaseIterable {
     case roles
     /// An LE advertising instance is free or already ours (`SupportedInstances`, `ActiveInstances`).
     case advertising
+    /// The adapter uses resolvable private addresses (the kernel's privacy setting, or bluetoothd's main.conf).
+    case privacy
     /// The D-Bus policy that lets the service user talk to BlueZ is installed.
     case dbusPolicy = "dbus-policy"
+    /// The `[lan] interface` exists, is up with an IPv4 address, and takes multicast when `discovery` is on.
+    case lanInterface = "lan-interface"
     /// The service user exists.
     case serviceUser = "service-user"
     /// The control group exists.
@@ -30,5 +34,5 @@ public enum DoctorCheck: String, Codable, Sendable, CaseIterable {
     case controlSocket = "control-socket"
 
     /// The checks that only apply to the BlueZ transport.
-    public static let bluetooth: Set<DoctorCheck> = [.bluetoothd, .adapter, .roles, .advertising, .dbusPolicy]
+    public static let bluetooth: Set<DoctorCheck> = [.bluetoothd, .adapter, .roles, .advertising, .privacy, .dbusPolicy]
 }

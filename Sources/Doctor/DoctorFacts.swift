@@ -4,6 +4,10 @@ public struct DoctorFacts: Equatable, Sendable {
     public var bluetoothd: BluetoothdFact
     /// The configured adapter.
     public var adapter: AdapterFact
+    /// Whether the adapter uses resolvable private addresses.
+    public var privacy: PrivacyFact
+    /// The `[lan] interface`.
+    public var lanInterface: InterfaceFact
     /// The D-Bus policy file.
     public var dbusPolicy: DBusPolicyFact
     /// Whether the service user exists.
@@ -26,7 +30,10 @@ public struct DoctorFacts: Equatable, Sendable {
     /// Creates the facts.
     public init(bluetoothd: BluetoothdFact, adapter: AdapterFact, dbusPolicy: DBusPolicyFact, serviceUserExists: Bool,
                 controlGroupExists: Bool, stateDirectory: PathFact, identity: PathFact, clock: ClockFact,
-                space: SpaceFact, unit: UnitFact, daemon: DaemonFact) {
+                space: SpaceFact, unit: UnitFact, daemon: DaemonFact, privacy: PrivacyFact = .unknown,
+                lanInterface: InterfaceFact = .notConfigured) {
+        self.privacy = privacy
+        self.lanInterface = lanInterface
         self.bluetoothd = bluetoothd
         self.adapter = adapter
         self.dbusPolicy = dbusPolicy

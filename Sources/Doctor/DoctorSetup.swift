@@ -15,6 +15,12 @@ public struct DoctorSetup: Equatable, Sendable {
     /// The transports, `bluez`, `udp`, `lan` or several comma-separated (`[transport] kind`, or what
     /// the running daemon says); the Bluetooth checks apply when one is neither `udp` nor `lan`.
     public var transport: String
+    /// `[lan] interface`; empty when the LAN transport runs on loopback.
+    public var lanInterface = ""
+    /// `[lan] discovery`: find peers by link-local multicast (224.0.0.254, port 7100).
+    public var lanDiscovery = true
+    /// `[lan] port`.
+    public var lanPort: UInt16 = 7101
     /// How the running daemon runs, when it answered and said; the checks judge it instead of
     /// the package's defaults (``DoctorSetup/adopting(_:)``).
     public var daemon: DaemonRuns?
@@ -54,6 +60,9 @@ public struct DoctorSetup: Equatable, Sendable {
 
     /// True when one of the node's transports is Bluetooth (neither `udp` nor `lan`), so the Bluetooth checks apply.
     public var usesBluetooth: Bool { transport.split(separator: ",").contains { $0 != "udp" && $0 != "lan" } }
+
+    /// True when one of the node's transports is `lan`.
+    public var usesLAN: Bool { transport.split(separator: ",").contains("lan") }
 
     /// The identity file's path.
     public var identityFile: String { stateDirectory + "/identity.key" }

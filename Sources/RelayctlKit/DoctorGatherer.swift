@@ -8,10 +8,14 @@ enum DoctorGatherer {
     static func setup(configPath: String?, socketOverride: String?) throws(ConfigError) -> DoctorSetup {
         let config = try ConfigLoader.load(path: configPath ?? ConfigLoader.defaultPath,
                                                  mayBeMissing: configPath == nil, overrides: [])
-        return DoctorSetup(controlGroup: config.node.controlGroup, adapter: config.bluez.adapter,
+        var setup = DoctorSetup(controlGroup: config.node.controlGroup, adapter: config.bluez.adapter,
                            stateDirectory: config.node.stateDirectory,
                            controlSocket: socketOverride ?? config.node.controlSocket,
                            transport: config.transport.name)
+        setup.lanInterface = config.lan.interface
+        setup.lanDiscovery = config.lan.discovery
+        setup.lanPort = config.lan.port
+        return setup
     }
 
     /// Asks the daemon first; when it says how it runs (transport, state directory, user), the set-up
@@ -38,6 +42,8 @@ enum DoctorGatherer {
             clock: DoctorClockProbe.fact(),
             space: DoctorFileProbe.space(setup.stateDirectory),
             unit: DoctorSystemdProbe.fact(bus: bus, unit: setup.unit),
-            daemon: daemon)
+            daemon: daemon,
+            privacy: DoctorPrivacyProbe.fact(adapter: adapter, name: setup.adapter),
+            lanInterface: DoctorInterfaceProbe.fact(name: setup.usesLAN ? setup.lanInterface : ""))
     }
 }

@@ -20,7 +20,16 @@ enum DoctorFixtures {
         space: .measured(path: "/var/lib/meshnoded", availableBytes: 12 << 30, totalBytes: 29 << 30),
         unit: .loaded(UnitState(active: "active", sub: "running", fileState: "enabled")),
         daemon: .answered(DaemonStatus(state: "running", transportState: "running on hci0", version: "0.9.0",
-                                       meshClock: MeshClockFact(synchronised: true, offsetMilliseconds: -420, votes: 3))))
+                                       meshClock: MeshClockFact(synchronised: true, offsetMilliseconds: -420, votes: 3))),
+        privacy: .kernel(on: true),
+        lanInterface: .present(InterfaceState(up: true, running: true, multicast: true, ipv4: ["192.168.1.20"])))
+
+    /// The set-up of a node on Bluetooth and on a LAN (`[lan] interface = eth0`).
+    static let lanSetup: DoctorSetup = {
+        var setup = DoctorSetup(transport: "bluez,lan")
+        setup.lanInterface = "eth0"
+        return setup
+    }()
 
     /// The healthy facts with one change.
     static func healthy(_ change: (inout DoctorFacts) -> Void) -> DoctorFacts {

@@ -3,9 +3,9 @@ import Testing
 
 @Suite("A healthy node")
 struct DoctorHealthyTests {
-    @Test("gets one OK line per check, in order, and exit code 0")
+    @Test("gets one OK line per check, in order, and exit code 0 (on Bluetooth and a LAN)")
     func allOK() {
-        let report = Doctor.diagnose(DoctorFixtures.healthy, setup: DoctorFixtures.setup)
+        let report = Doctor.diagnose(DoctorFixtures.healthy, setup: DoctorFixtures.lanSetup)
         #expect(report.findings.map(\.check) == DoctorCheck.allCases)
         #expect(report.findings.allSatisfy { $0.severity == .ok && $0.fix == nil })
         #expect(report.worst == .ok)

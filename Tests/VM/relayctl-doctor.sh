@@ -6,12 +6,16 @@
 # /usr/share/dbus-1/system.d, /var/lib/meshnoded 0700 and /run/meshnoded 0750 owned by meshnode,
 # /etc/meshnoded/meshnoded.conf naming the adapter; meshnoded runs as meshnode. The VM has no NTP,
 # so its clock is marked synchronised as an NTP daemon marks it (adjtimex: STA_UNSYNC cleared).
+# bluetoothd runs with Privacy = device, as the doctor's privacy fix says (main.conf in the VM's
+# RAM overlay; bluetoothd restarted with the adapters powered off, as it sets privacy only then).
 # Checks, in order (relayctl doctor runs as root, as `sudo relayctl doctor` would):
-#   1. healthy: exit 0, no WARN or FAIL line; bluetoothd, adapter, roles, advertising, dbus-policy,
-#      service-user, control-group, state-directory, identity, clock, disk-space and control-socket
-#      are OK (unit is SKIP: no systemd here); --json decodes to the same lines;
+#   1. healthy: exit 0, no WARN or FAIL line; bluetoothd, adapter, roles, advertising, privacy (from
+#      the kernel), dbus-policy, service-user, control-group, state-directory, identity, clock,
+#      disk-space and control-socket are OK (unit and lan-interface are SKIP: no systemd, no [lan]
+#      here); --json decodes to the same lines;
 #   1b. the same node asked by user nobody (not root, not in the group): exit 78, bluetoothd OK
-#      (Debian's bluetooth.conf lets every user ask it), identity WARN "run relayctl doctor as root",
+#      (Debian's bluetooth.conf lets every user ask it), privacy OK from the kernel (the management
+#      socket answers Read Controller Information to any user), identity WARN "run relayctl doctor as root",
 #      the control socket FAILs naming the group;
 #   2. the adapter powered off (Powered=false over D-Bus, meshnoded still running): exit 78, the
 #      adapter line FAILs with "bluetoothctl power on";
@@ -74,6 +78,16 @@ libc = ctypes.CDLL(None, use_errno=True)
 result = libc.adjtimex(ctypes.byref(t))
 if result < 0: raise SystemExit("adjtimex: errno %d" % ctypes.get_errno())
 PY
+# Privacy = device under [General], then bluetoothd restarted on powered-off adapters.
+sed -i 's/^#* *Privacy *=.*$//; s/^\[General\]$/[General]\nPrivacy = device/' /etc/bluetooth/main.conf
+grep -qx 'Privacy = device' /etc/bluetooth/main.conf || fail "could not set Privacy in main.conf"
+bluez_kill
+for index in $MESHLAB_ADAPTERS; do btmgmt --index "${index#hci}" power off > /dev/null; done
+bluez_start
+adapters_back() { [ "$(bluez_adapters | wc -w)" -ge "${#adapters[@]}" ]; }
+wait_until 30 adapters_back || fail "bluetoothd did not come back with the adapters"
+btmgmt --index "${adapter#hci}" info | grep -q 'current settings:.*privacy' && stamp "$adapter has privacy on" \
+  || fail "$adapter: btmgmt info shows no privacy"
 # meshnoded as the service user, from a copy any user can run (the build folder may be private).
 install -m 0755 "$bin/meshnoded" /usr/local/bin/meshnoded
 setpriv --reuid=meshnode --regid=meshnode --init-groups /usr/local/bin/meshnoded --config /etc/meshnoded/meshnoded.conf \
@@ -84,13 +98,15 @@ if wait_until 120 grep -q "state: running on" "$log"; then stamp "meshnoded runs
 # 1. Healthy.
 doctor healthy
 [ "$code" = 0 ] || fail "healthy: exit $code, not 0"
-for check in bluetoothd adapter roles advertising dbus-policy service-user control-group state-directory identity clock \
+for check in bluetoothd adapter roles advertising privacy dbus-policy service-user control-group state-directory identity clock \
   disk-space control-socket; do
   [ "$(label healthy $check)" = OK ] || fail "healthy: $check is $(label healthy $check), not OK"
 done
 [ "$(label healthy unit)" = SKIP ] || fail "healthy: unit is $(label healthy unit), not SKIP (no systemd here)"
+says healthy privacy "(kernel: privacy on)" || fail "healthy: privacy was not read from the kernel"
+[ "$(label healthy lan-interface)" = SKIP ] || fail "healthy: lan-interface is $(label healthy lan-interface), not SKIP"
 grep -qE '^(WARN|FAIL) ' "$MESHLAB_OUT/doctor-healthy.txt" && fail "healthy: a WARN or FAIL line"
-/usr/bin/python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["worst"] == "ok", r["worst"]; assert len(r["findings"]) == 14' \
+/usr/bin/python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["worst"] == "ok", r["worst"]; assert len(r["findings"]) == 16' \
   "$MESHLAB_OUT/doctor-healthy.json" || fail "healthy: --json is not the report"
 
 # 1b. The same node, asked by a user outside the control group and without root: what it cannot
@@ -102,6 +118,8 @@ stamp "doctor (as nobody): exit $code"
 sed 's/^/          /' "$MESHLAB_OUT/doctor-nobody.txt"
 [ "$code" = 78 ] || fail "as nobody: exit $code, not 78"
 [ "$(label nobody bluetoothd)" = OK ] || fail "as nobody: bluetoothd is $(label nobody bluetoothd)"   # Debian lets anyone ask
+[ "$(label nobody privacy)" = OK ] && says nobody privacy "(kernel: privacy on)" \
+  || fail "as nobody: privacy is $(label nobody privacy), not OK from the kernel"
 [ "$(label nobody identity)" = WARN ] && says nobody identity "as root" || fail "as nobody: identity is $(label nobody identity)"
 [ "$(label nobody control-socket)" = FAIL ] && says nobody control-socket "usermod -aG meshnode" \
   || fail "as nobody: control-socket is $(label nobody control-socket)"
