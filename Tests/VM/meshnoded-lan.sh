@@ -10,7 +10,6 @@
 # Deny lists keep the islands out of each other's reach on the one emulated air: A and G1 deny
 # G2 and B, and the other way round.
 #   scripts/blelab-run -n 5 --btvirt ../shared/blelab/btvirt/btvirt Tests/VM/meshnoded-lan.sh "$(swift build --show-bin-path)"
-# Run by hand (not in scripts/test-vm.sh).
 # Checks, in order (a timeline in seconds since VM boot is printed):
 #   1. both islands link over BLE and G1, G2 link over the LAN by discovery; A and B have one
 #      neighbour each, G1 and G2 two: one over `bluez` links, the other over `lan` links;
