@@ -20,6 +20,9 @@
 #   bridge      a BLE island A-G1 (fixed btvirt) and a UDP island G2-U, joined only through a mosquitto on
 #               loopback in the VM (G1, G2 gateways, [mqtt] defaults): broadcasts and direct messages cross
 #               both ways exactly once, with 1 hop at the far node, once on the broker (Tests/VM/meshnoded-bridge.sh);
+#   lan         two BLE islands A-G1 and G2-B (fixed btvirt, deny lists) whose gateways run `--transport bluez,lan`
+#               in two network namespaces joined by a veth pair and find each other by discovery: broadcasts
+#               both ways and a direct A -> B exactly once, 2 hops at the far node (Tests/VM/meshnoded-lan.sh);
 #   doctor      `relayctl doctor` on a node set up as the package sets it up (all OK; the unit SKIP, no
 #               systemd here), with its adapter powered off (FAIL, exit 78), and without bluetoothd
 #               (FAIL within 10 s, no hang), in one boot (Tests/VM/relayctl-doctor.sh, stock btvirt);
@@ -71,6 +74,7 @@ scenario client 4 --btvirt "$fixed_btvirt" Tests/VM/meshnoded-client.sh "$bin"
 scenario mailbox 5 --btvirt "$fixed_btvirt" Tests/VM/meshnoded-mailbox.sh "$bin"
 scenario "no bluetoothd" 3 Tests/VM/meshnoded-nobluez.sh "$bin"
 scenario bridge 3 --btvirt "$fixed_btvirt" Tests/VM/meshnoded-bridge.sh "$bin"
+scenario lan 5 --btvirt "$fixed_btvirt" Tests/VM/meshnoded-lan.sh "$bin"
 scenario doctor 2 Tests/VM/relayctl-doctor.sh "$bin"
 scenario drops 3 -t 900 --btvirt "$fixed_btvirt" env STRICT_DELIVERY="${MESHNODE_VM_STRICT_DELIVERY:-1}" Tests/VM/meshnoded-drops.sh "$bin"
 scenario outage 4 --btvirt "$fixed_btvirt" Tests/VM/meshnoded-outage.sh "$bin"
