@@ -41,7 +41,11 @@ final class NeighbourLink: Sendable {
             configuration: UDPTransportConfiguration(
                 bind: try UDPEndpoint(host: "127.0.0.1", port: port), neighbours: [target],
                 mtu: LinkInfo.frameSizes.upperBound, maxLinks: 4))
-        state = Mutex(State(handshake: LinkHandshake(identity: identity)))
+        // The flooder speaks the signed key exchange of version 1 (PROTOCOL.md D3): a node answers
+        // it in version 1, so this also keeps that path under load.
+        var handshakeConfiguration = LinkHandshakeConfiguration()
+        handshakeConfiguration.speaksPrivate = false
+        state = Mutex(State(handshake: LinkHandshake(identity: identity, configuration: handshakeConfiguration)))
     }
 
     /// Starts linking; events are handled on the transport's queue.
@@ -121,7 +125,9 @@ final class NeighbourLink: Sendable {
                 state.reassembler = Reassembler()
                 state.handshake.linkDown()
                 state.counters.linksUp += 1
-                return (info.id, try? state.handshake.start(now: now(), timestamp: WallClock.milliseconds()))
+                guard case .legacy(let message)? = try? state.handshake.start(now: now(), timestamp: WallClock.milliseconds())
+                else { return (info.id, nil) }
+                return (info.id, message)
             }
             guard let opening else {
                 transport.disconnect(info.id)

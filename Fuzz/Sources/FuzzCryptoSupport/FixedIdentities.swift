@@ -25,10 +25,12 @@ public enum FixedIdentities {
         do {
             var handshakeA = LinkHandshake(identity: a)
             var handshakeB = LinkHandshake(identity: b)
-            guard let opening = try handshakeA.start(now: .zero, timestamp: 1) else { fatalError("no opening") }
-            let (reply, keysB) = try handshakeB.receive(opening, now: .zero, timestamp: 2)
+            guard case .hello(let opening)? = try handshakeA.start(now: .zero, timestamp: 1) else { fatalError("no opening") }
+            let (reply, proofB) = try handshakeB.receive(hello: opening, now: .zero)
             guard let reply else { fatalError("B did not answer A's opening") }
-            let (_, keysA) = try handshakeA.receive(reply, now: .zero, timestamp: 3)
+            let (_, proofA) = try handshakeA.receive(hello: reply, now: .zero)
+            let keysA = try handshakeA.receive(proof: proofB, now: .zero)
+            let keysB = try handshakeB.receive(proof: proofA, now: .zero)
             return (LinkSession(keys: keysA, padding: padding), LinkSession(keys: keysB, padding: padding))
         } catch {
             fatalError("handshake between the fixed identities: \(error)")
