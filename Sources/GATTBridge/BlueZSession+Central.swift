@@ -145,12 +145,30 @@ extension BlueZSession {
         case .subscribe(let path):
             characteristic = (path, found?.mtu)
         }
+        if !config.gattServer, peerSlots(attempt.path).isEmpty {
+            // The slots come after the message characteristic in the peer's database: give them a
+            // moment to appear before treating the peer as a node without slots.
+            let until = attempt.slotsWaitUntil ?? time + Self.slotsWait
+            if time < until {
+                connecting?.slotsWaitUntil = until
+                connecting?.lookupTimer = loop.after(0.05) { [self] in
+                    guard connecting?.path == attempt.path else { return }
+                    connecting?.lookupTimer = nil
+                    advanceAttempt()
+                }
+                return
+            }
+        }
         if let resolvedAt = connecting?.resolvedAt {
             log(.info, "\(attempt.address): our characteristic appeared \(fixed(time - resolvedAt, 2)) s after ServicesResolved")
         }
         connecting?.stage = .subscribing
         subscribe(attempt, message: characteristic)
     }
+
+    /// How long a client without a GATT server waits for a peer's client slots to appear after
+    /// its message characteristic did (a peer without slots is an older node).
+    static let slotsWait = 1.0
 
     /// Ends the attempt in progress as a success.
     func finishAttempt() {

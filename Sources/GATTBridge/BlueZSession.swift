@@ -26,6 +26,10 @@ final class BlueZSession {
         var lookupTimer: UInt64?
         /// The timer that ends the wait for `ServicesResolved` (``CharacteristicLookup/servicesWait``).
         var servicesTimer: UInt64?
+        /// A client without a GATT server found the peer's message characteristic but no client
+        /// slot yet: until this time it waits for the slots (bluetoothd adds a database's objects
+        /// one by one), then subscribes to the message characteristic as to an older node.
+        var slotsWaitUntil: Double?
     }
 
     let config: BlueZConfiguration
