@@ -15,6 +15,16 @@ public struct LinkSession: Sendable {
     public static let minimumPacketLength = headerLength + AESGCM.nonceByteCount + 1 + AESGCM.tagByteCount
     /// The largest packet accepted.
     public static let maximumPacketLength = headerLength + AESGCM.nonceByteCount + Padding.maxPaddedLength + AESGCM.tagByteCount
+    /// The frame kind of every opaque link packet (PROTOCOL.md D14).
+    public static let opaqueFrameKind: UInt8 = 0x0B
+    /// The AAD of an opaque link packet.
+    public static let opaqueLabel = Array("MeshNode opaque link v1".utf8)
+    /// Bytes sealed before an opaque packet's body: counter (8) and kind (1).
+    public static let opaqueInnerHeaderLength = 9
+    /// The smallest valid opaque packet: nonce, counter, kind, one padding byte, tag.
+    public static let opaqueMinimumPacketLength = AESGCM.nonceByteCount + opaqueInnerHeaderLength + 1 + AESGCM.tagByteCount
+    /// The largest opaque packet sealed or accepted (D7's padding cap).
+    public static let opaqueMaximumPacketLength = Padding.maxPaddedLength
     /// Packets accepted under a new key before the previous key's receive state is dropped.
     public static let previousKeyGracePackets = 64
 
@@ -139,6 +149,70 @@ public struct LinkSession: Sendable {
         return packet
     }
 
+    /// Pads and seals `plaintext` with kind byte `kind` (a ``MessageKind``'s, or the link
+    /// acknowledgement's `0x08`) into an opaque link packet (PROTOCOL.md D14): nothing in clear
+    /// but the nonce, and the packet's whole length a padding bucket.
+    public mutating func sealOpaque(kind: UInt8, plaintext: [UInt8]) throws(CryptoError) -> [UInt8] {
+        let pool = noncePool
+        return try sealOpaque(kind: kind, plaintext: plaintext) { (nonce) throws(CryptoError) in try pool.write(to: nonce) }
+    }
+
+    /// `sealOpaque` with a chosen nonce. Internal: only fixed test vectors may pick the nonce.
+    mutating func sealOpaque(kind: UInt8, plaintext: [UInt8], nonce: [UInt8]) throws(CryptoError) -> [UInt8] {
+        guard nonce.count == AESGCM.nonceByteCount else {
+            throw .invalidLength(field: "AES-GCM nonce", expected: AESGCM.nonceByteCount, actual: nonce.count)
+        }
+        return try sealOpaque(kind: kind, plaintext: plaintext) { target in
+            nonce.withUnsafeBufferPointer { source in target.initialize(from: source.baseAddress!, count: source.count) }
+        }
+    }
+
+    /// The length of the opaque packet that carries a `count`-byte body under `policy`: the D7
+    /// padded length of the packet itself (nonce, counter, kind, body and tag), so that with
+    /// buckets every opaque packet is 64, 128, …, 4096 bytes or a multiple of 4096.
+    public static func opaquePacketLength(for count: Int, policy: PaddingPolicy) -> Int {
+        Padding.paddedLength(
+            for: AESGCM.nonceByteCount + opaqueInnerHeaderLength + count + AESGCM.tagByteCount, policy: policy,
+            limit: opaqueMaximumPacketLength)
+    }
+
+    /// Builds the opaque packet in one buffer: the nonce, then counter ‖ kind ‖ padded body
+    /// encrypted where it lies, then the tag.
+    private mutating func sealOpaque(
+        kind: UInt8, plaintext: [UInt8], writeNonce: (UnsafeMutablePointer<UInt8>) throws(CryptoError) -> Void
+    ) throws(CryptoError) -> [UInt8] {
+        guard sendCounter < UInt64.max else { throw .counterExhausted }
+        let length = Self.opaquePacketLength(for: plaintext.count, policy: padding)
+        guard length <= Self.opaqueMaximumPacketLength else {
+            throw .tooLarge(field: "opaque link packet", size: length, limit: Self.opaqueMaximumPacketLength)
+        }
+        let counter = sendCounter + 1
+        let sealedLength = length - AESGCM.nonceByteCount - AESGCM.tagByteCount
+        let header = Self.opaqueInnerHeaderLength
+        let sealer = sealer
+        let packet = try [UInt8](uninitializedCapacity: length) { (buffer, initialized) throws(CryptoError) in
+            let base = buffer.baseAddress!
+            try writeNonce(base)
+            let body = base + AESGCM.nonceByteCount
+            UnsafeMutableRawPointer(body).storeBytes(of: counter.bigEndian, as: UInt64.self)
+            body[header - 1] = kind
+            plaintext.withUnsafeBufferPointer { text in
+                if let source = text.baseAddress { (body + header).initialize(from: source, count: text.count) }
+            }
+            body[header + plaintext.count] = 0x80
+            (body + header + plaintext.count + 1).initialize(
+                repeating: 0, count: sealedLength - header - plaintext.count - 1 + AESGCM.tagByteCount)
+            initialized = length
+            try Self.opaqueLabel.withBufferPointer { (aad) throws(CryptoError) in
+                try sealer.seal(inPlace: body, count: sealedLength, nonce: base, aad: aad)
+            }
+        }
+        sendCounter = counter
+        messagesSent += 1
+        counters.sealed += 1
+        return packet
+    }
+
     /// Opens a link packet received with frame kind `kind`: authenticates, checks the replay
     /// window, strips padding. Every failure is counted in `counters`.
     public mutating func open(kind: MessageKind, packet: [UInt8]) throws(CryptoError) -> (messageID: MessageID, plaintext: [UInt8]) {
@@ -195,6 +269,60 @@ public struct LinkSession: Sendable {
         } catch {
             throw .wire(error)
         }
+    }
+
+    /// Opens an opaque link packet (PROTOCOL.md D14): authenticates, checks the sealed counter
+    /// against the replay window, strips padding, and returns the sealed kind byte and body.
+    /// Every failure is counted in `counters`.
+    public mutating func openOpaque(packet: [UInt8]) throws(CryptoError) -> (kind: UInt8, plaintext: [UInt8]) {
+        do throws(CryptoError) {
+            return try openOpaqueCounted(packet)
+        } catch {
+            counters.record(error)
+            throw error
+        }
+    }
+
+    private mutating func openOpaqueCounted(_ packet: [UInt8]) throws(CryptoError) -> (kind: UInt8, plaintext: [UInt8]) {
+        guard packet.count >= Self.opaqueMinimumPacketLength else {
+            throw .truncated(field: "opaque link packet", size: packet.count, minimum: Self.opaqueMinimumPacketLength)
+        }
+        guard packet.count <= Self.opaqueMaximumPacketLength else {
+            throw .tooLarge(field: "opaque link packet", size: packet.count, limit: Self.opaqueMaximumPacketLength)
+        }
+        let padded = try Self.opaqueLabel.withBufferPointer { (aad) throws(CryptoError) -> [UInt8] in
+            do throws(CryptoError) {
+                let padded = try Self.openOpaque(packet, aad: aad, with: &receiver)
+                lastOpenUsedPreviousKey = false
+                acceptedSinceRekey += 1
+                if acceptedSinceRekey >= Self.previousKeyGracePackets { previous = nil }
+                return padded
+            } catch {
+                guard previous != nil, let opened = try? Self.openOpaque(packet, aad: aad, with: &previous!) else {
+                    throw error
+                }
+                counters.openedWithPreviousKey += 1
+                lastOpenUsedPreviousKey = true
+                return opened
+            }
+        }
+        var inner = try Padding.unpad(padded)
+        // The marker must follow the counter and the kind.
+        guard inner.count >= Self.opaqueInnerHeaderLength else { throw .badPadding }
+        let kind = inner[Self.opaqueInnerHeaderLength - 1]
+        inner.removeFirst(Self.opaqueInnerHeaderLength)
+        counters.opened += 1
+        return (kind, inner)
+    }
+
+    /// Opens a whole opaque packet with `receiver`'s key; the counter sealed inside must then be
+    /// fresh in its replay window.
+    private static func openOpaque(_ packet: [UInt8], aad: UnsafeBufferPointer<UInt8>, with receiver: inout Receiver) throws(CryptoError) -> [UInt8] {
+        let padded = try receiver.key.open(packet, from: 0, aad: aad)
+        let counter = padded.withUnsafeBytes { UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self)) }
+        guard receiver.window.isFresh(counter) else { throw .replay(counter: counter) }
+        receiver.window.accept(counter)
+        return padded
     }
 
     /// Opens the box after the packet's header with `receiver`'s key, within its replay window.

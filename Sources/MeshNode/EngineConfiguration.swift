@@ -36,6 +36,12 @@ public struct EngineConfiguration: Sendable {
     public var maxKnownNodes: Int
     /// Whether plaintexts are padded to size buckets before sealing.
     public var padding: Bool
+    /// Whether this node announces opaque link packets (PROTOCOL.md D14) and sends them to a peer
+    /// that announced them; false behaves as a node before D14 (tests of mixed meshes).
+    public var opaquePackets = true
+    /// Whether the engine notes every transfer it sends (``MeshEngine/takeSentTransfers()``): the
+    /// simulator's view of kinds and message IDs that opaque packets hide on the air.
+    public var notesSentTransfers = false
     /// Messages sealed on one link key before a new key exchange.
     public var rekeyAfterMessages: UInt64
     /// Age of a link key before a new key exchange.

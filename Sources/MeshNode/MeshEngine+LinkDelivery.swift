@@ -5,28 +5,34 @@ import MeshProtocol
 /// The link acknowledgement and credit (docs/PROTOCOL.md D12): the engine's side of ``LinkDelivery``.
 extension MeshEngine {
     /// Sends an acknowledgement of what this end accepted on `link` under the current keys, with
-    /// this node's credit. The first one on a link announces that this node acknowledges.
-    func sendAcknowledgement(on link: LinkID, now: Duration) {
+    /// this node's credit. The first one on a link announces that this node acknowledges. It is an
+    /// opaque packet (PROTOCOL.md D14) when the peer sends those, or when `opaque` (the announcement).
+    func sendAcknowledgement(on link: LinkID, now: Duration, opaque: Bool = false) {
         guard configuration.linkDelivery.acknowledges else { return }
         let messageID = newMessageID()
         let credit = UInt16(clamping: configuration.linkDelivery.credit)
-        let packet: [UInt8]?
+        let sealed: (packet: [UInt8], frameKind: UInt8)?
         do {
-            packet = try links.withLink(link) { (state) throws(CryptoError) in
+            sealed = try links.withLink(link) { (state) throws(CryptoError) in
                 try state.withKeyed { (keyed) throws(CryptoError) in
                     let accepted = keyed.session.acceptedCounters
                     let body = LinkAcknowledgementBody(highest: accepted.highest, received: accepted.received, credit: credit)
-                    return try keyed.session.seal(
-                        frameKind: LinkAcknowledgementBody.frameKind, messageID: messageID, plaintext: body.encoded())
+                    if opaque || (configuration.opaquePackets && keyed.peerSendsOpaque) {
+                        return (try keyed.session.sealOpaque(kind: LinkAcknowledgementBody.frameKind, plaintext: body.encoded()),
+                                LinkSession.opaqueFrameKind)
+                    }
+                    return (try keyed.session.seal(
+                        frameKind: LinkAcknowledgementBody.frameKind, messageID: messageID, plaintext: body.encoded()),
+                            LinkAcknowledgementBody.frameKind)
                 }
             } ?? nil
         } catch {
             links.increment(\.sealFailures)
             return
         }
-        guard let packet else { return }
+        guard let (packet, frameKind) = sealed else { return }
         links.withLink(link) { $0.delivery.acknowledgementSent() }
-        if sendFrames(of: packet, kindByte: LinkAcknowledgementBody.frameKind, on: link, now: now) {
+        if sendFrames(of: packet, kindByte: frameKind, on: link, now: now, noting: (LinkAcknowledgementBody.frameKind, nil)) {
             links.increment(\.acknowledgementsSent)
         }
     }
@@ -43,16 +49,24 @@ extension MeshEngine {
                 }
             } ?? nil
         } catch {
-            if case .replay = error { links.increment(\.replays) } else { links.increment(\.sealFailures) }
-            emit(.dropped(nil, kind: nil, cause: .linkSeal("\(error)"), link: link))
+            linkSealFailed(error, kind: nil, on: link)
             return
         }
         guard let opened else {
-            links.increment(\.unkeyedFrames)
-            emit(.dropped(nil, kind: nil, cause: .unkeyed, link: link))
-            startKeyExchange(on: link, now: now)
+            unkeyedPacket(kind: nil, on: link, now: now)
             return
         }
+        handleAcknowledgement(
+            opened.plaintext, previousKeys: opened.previousKeys, sealedUpTo: opened.sealedUpTo, from: opened.neighbour,
+            on: link, now: now)
+    }
+
+    /// An opened acknowledgement body, in either form: `previousKeys` when the keys before a
+    /// re-key opened it, `sealedUpTo` the last counter this end sealed.
+    func handleAcknowledgement(
+        _ plaintext: [UInt8], previousKeys: Bool, sealedUpTo: UInt64, from neighbour: NodeID, on link: LinkID, now: Duration
+    ) {
+        let opened = (plaintext: plaintext, previousKeys: previousKeys, sealedUpTo: sealedUpTo, neighbour: neighbour)
         let body: LinkAcknowledgementBody
         do {
             body = try LinkAcknowledgementBody(decoding: opened.plaintext)

@@ -124,6 +124,10 @@ extension MeshEngine {
             return
         }
         guard case .complete(let kindByte, _, let message) = result else { return }
+        if kindByte == LinkSession.opaqueFrameKind, configuration.opaquePackets {
+            receiveOpaque(message, on: link, now: now)
+            return
+        }
         if kindByte == LinkAcknowledgementBody.frameKind, configuration.linkDelivery.acknowledges {
             receiveAcknowledgement(message, on: link, now: now)
             return
@@ -263,8 +267,10 @@ extension MeshEngine {
         emit(.linkKeyed(link, neighbour: neighbour))
         if firstKeys {
             sendProfile(on: link, now: now)
-            // Announces that this end acknowledges (PROTOCOL.md D12).
+            // Announces that this end acknowledges (PROTOCOL.md D12), then, in an opaque packet,
+            // that it reads opaque packets (D14); an older node drops the second as of an unknown kind.
             sendAcknowledgement(on: link, now: now)
+            if configuration.opaquePackets { sendAcknowledgement(on: link, now: now, opaque: true) }
         }
         if rekeyed { resendAfterRekey(on: link, now: now) }
     }
@@ -279,27 +285,84 @@ extension MeshEngine {
                 }
             } ?? nil
         } catch {
-            if case .replay = error { links.increment(\.replays) } else { links.increment(\.sealFailures) }
-            emit(.dropped(nil, kind: kind, cause: .linkSeal("\(error)"), link: link))
+            linkSealFailed(error, kind: kind, on: link)
             return
         }
         guard let (opened, neighbour) = result else {
-            links.increment(\.unkeyedFrames)
-            emit(.dropped(nil, kind: kind, cause: .unkeyed, link: link))
-            // The neighbour has keys and we do not: our half of the exchange was lost.
-            // Open a new one (the handshake's guard interval rate-limits this).
-            startKeyExchange(on: link, now: now)
+            unkeyedPacket(kind: kind, on: link, now: now)
             return
         }
+        receiveOpened(opened.plaintext, kind: kind, messageID: opened.messageID, from: neighbour, on: link, now: now)
+    }
+
+    /// An opaque link packet (PROTOCOL.md D14): opened first, then handled as the kind sealed inside
+    /// it. The first one on a link tells that the peer reads them: this end sends it no other form.
+    private func receiveOpaque(_ packet: [UInt8], on link: LinkID, now: Duration) {
+        let result: (opened: (kind: UInt8, plaintext: [UInt8]), neighbour: NodeID, first: Bool,
+                     previousKeys: Bool, sealedUpTo: UInt64)?
+        do {
+            result = try links.withLink(link) { (state) throws(CryptoError) in
+                try state.withKeyed { (keyed) throws(CryptoError) in
+                    let opened = try keyed.session.openOpaque(packet: packet)
+                    let first = !keyed.peerSendsOpaque
+                    keyed.peerSendsOpaque = true
+                    return (opened, keyed.neighbour, first, keyed.session.lastOpenUsedPreviousKey, keyed.session.lastSealedCounter)
+                }
+            } ?? nil
+        } catch {
+            linkSealFailed(error, kind: nil, on: link)
+            return
+        }
+        guard let result else {
+            unkeyedPacket(kind: nil, on: link, now: now)
+            return
+        }
+        if result.first { links.increment(\.opaqueLinks) }
+        let kindByte = result.opened.kind
+        if kindByte == LinkAcknowledgementBody.frameKind, configuration.linkDelivery.acknowledges {
+            handleAcknowledgement(
+                result.opened.plaintext, previousKeys: result.previousKeys, sealedUpTo: result.sealedUpTo,
+                from: result.neighbour, on: link, now: now)
+            return
+        }
+        guard let kind = MessageKind(rawValue: kindByte), kind != .keyExchange else {
+            // Sealed and accepted, but of no kind an opaque packet carries here.
+            links.increment(\.unknownKinds)
+            emit(.dropped(nil, kind: nil, cause: .unknownKind(kindByte), link: link))
+            acceptedPacket(on: link, now: now)
+            return
+        }
+        receiveOpened(result.opened.plaintext, kind: kind, messageID: nil, from: result.neighbour, on: link, now: now)
+    }
+
+    /// Counts a link packet that did not open.
+    func linkSealFailed(_ error: CryptoError, kind: MessageKind?, on link: LinkID) {
+        if case .replay = error { links.increment(\.replays) } else { links.increment(\.sealFailures) }
+        emit(.dropped(nil, kind: kind, cause: .linkSeal("\(error)"), link: link))
+    }
+
+    /// A sealed packet on a link without keys: the neighbour has keys and we do not, so our half
+    /// of the exchange was lost. Opens a new one (the handshake's guard interval rate-limits this).
+    func unkeyedPacket(kind: MessageKind?, on link: LinkID, now: Duration) {
+        links.increment(\.unkeyedFrames)
+        emit(.dropped(nil, kind: kind, cause: .unkeyed, link: link))
+        startKeyExchange(on: link, now: now)
+    }
+
+    /// An opened link packet's envelope: it must be of `kind` and, in today's form, carry the
+    /// packet's clear `messageID`.
+    private func receiveOpened(
+        _ plaintext: [UInt8], kind: MessageKind, messageID: MessageID?, from neighbour: NodeID, on link: LinkID, now: Duration
+    ) {
         let envelope: Envelope
         do {
-            envelope = try Envelope(decoding: opened.plaintext)
-            guard envelope.kind == kind, envelope.messageID == opened.messageID else {
+            envelope = try Envelope(decoding: plaintext)
+            guard envelope.kind == kind, messageID == nil || envelope.messageID == messageID else {
                 throw WireError.invalidField("kind or message ID differs from the link packet")
             }
         } catch {
             kindCounters[kind].droppedMalformed += 1
-            emit(.dropped(opened.messageID, kind: kind, cause: .envelope("\(error)"), link: link))
+            emit(.dropped(messageID, kind: kind, cause: .envelope("\(error)"), link: link))
             acceptedPacket(on: link, now: now)
             return
         }

@@ -162,17 +162,18 @@ extension MeshEngine {
         }
         // In place: copying the link state out (Dictionary's getter) and back retains each of
         // its references, and mutating the copy copied its replay window and held transfer IDs.
-        let sealed: (packet: [UInt8], counter: UInt64, rekey: Bool)?
+        let sealed: (packet: [UInt8], frameKind: UInt8, counter: UInt64, rekey: Bool)?
         do {
             sealed = try links.withLink(link) { (state) throws(CryptoError) in
-                try state.seal(envelope, encoded: encoded ?? envelope.encoded(), now: now)
+                try state.seal(envelope, encoded: encoded ?? envelope.encoded(), opaque: configuration.opaquePackets, now: now)
             } ?? nil
         } catch {
             links.increment(\.sealFailures)
             return false
         }
-        guard let (packet, counter, rekey) = sealed else { return false }
-        let sent = sendFrames(of: packet, kindByte: envelope.kind.rawValue, on: link, now: now)
+        guard let (packet, frameKind, counter, rekey) = sealed else { return false }
+        let sent = sendFrames(
+            of: packet, kindByte: frameKind, on: link, now: now, noting: (envelope.kind.rawValue, envelope.messageID))
         if sent { links.withLink(link) { $0.delivery.sent(envelope, counter: counter, attempt: attempt, now: now) } }
         if rekey {
             links.increment(\.rekeys)
@@ -187,9 +188,13 @@ extension MeshEngine {
         sendFrames(of: message, kindByte: kind.rawValue, on: link, now: now)
     }
 
-    /// Splits a message with frame kind byte `kindByte` for the link's current MTU and queues its frames.
+    /// Splits a message with frame kind byte `kindByte` for the link's current MTU and queues its
+    /// frames. `noting` is the kind and message ID the transfer carries (sealed inside an opaque
+    /// packet), for ``MeshEngine/takeSentTransfers()``; nil: the frame kind, no message ID.
     @discardableResult
-    func sendFrames(of message: [UInt8], kindByte: UInt8, on link: LinkID, now: Duration) -> Bool {
+    func sendFrames(
+        of message: [UInt8], kindByte: UInt8, on link: LinkID, now: Duration, noting: (kind: UInt8, messageID: MessageID?)? = nil
+    ) -> Bool {
         let split: SplitMessage
         do {
             // In place (see sendSealed).
@@ -201,6 +206,10 @@ extension MeshEngine {
             return false
         }
         for frame in split.frames { actions.append(.send(frame, on: link)) }
+        if configuration.notesSentTransfers {
+            sentTransfers.append(SentTransfer(
+                link: link, transferID: split.transferID, kind: noting?.kind ?? kindByte, messageID: noting?.messageID))
+        }
         return true
     }
 

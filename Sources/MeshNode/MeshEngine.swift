@@ -35,6 +35,8 @@ public final class MeshEngine {
     var time: MeshTime
     var pacing: AnnouncementPacing
     var actions: [EngineAction] = []
+    /// The transfers sent since the last ``takeSentTransfers()``, when the configuration notes them.
+    var sentTransfers: [SentTransfer] = []
     var originKeys = OriginKeyCache()
     /// Key lookup: own lookups, answers to others, ways back, signed profiles (docs/PROTOCOL.md Part H).
     var lookup: KeyLookup

@@ -13,7 +13,7 @@ import MeshProtocol
 /// draw and ticks every engine on a fixed period. Same seed, same run.
 public final class MeshSimulator {
     enum Event {
-        case frame(node: Int, link: LinkID, bytes: [UInt8])
+        case frame(node: Int, link: LinkID, bytes: [UInt8], carried: SentTransfer?)
         case linkDown(node: Int, link: LinkID)
         case tick
         case relayWake(node: Int, at: Duration)
@@ -47,6 +47,15 @@ public final class MeshSimulator {
     public private(set) var envelopesBridged = 0
 
     private let configuration: EngineConfiguration
+    /// What each transfer in flight carries, noted by its sender until its last frame is sent.
+    private var transfers: [TransferKey: SentTransfer] = [:]
+
+    /// A transfer on one node's link.
+    private struct TransferKey: Hashable {
+        let node: Int
+        let link: LinkID
+        let transferID: UInt32
+    }
     /// Configurations of single nodes that differ from `configuration` (an older node beside newer ones).
     private let nodeConfigurations: [Int: EngineConfiguration]
     /// Each node's wall clock at virtual time zero, in milliseconds since the Unix epoch.
@@ -78,6 +87,7 @@ public final class MeshSimulator {
             var config = nodeConfigurations[index] ?? configuration
             config.displayName = "node-\(index)"
             config.bridged = gateways.contains(index)
+        config.notesSentTransfers = true
             let engine = MeshEngine(
                 identity: identity, configuration: config, wallClockAtZero: self.wallClocks[index],
                 random: SplitMix64(seed: seed &+ UInt64(index) &* 7919))
@@ -135,6 +145,7 @@ public final class MeshSimulator {
         var config = nodeConfigurations[index] ?? configuration
         config.displayName = "node-\(index)"
         config.bridged = gateways.contains(index)
+        config.notesSentTransfers = true
         // The node's wall clock keeps running across the restart, as a real one does.
         let (seconds, attoseconds) = now.components
         let elapsed = UInt64(seconds) &* 1000 &+ UInt64(attoseconds / 1_000_000_000_000_000)
@@ -198,10 +209,10 @@ public final class MeshSimulator {
 
     private func process(_ event: Event) {
         switch event {
-        case .frame(let node, let link, let bytes):
+        case .frame(let node, let link, let bytes, let carried):
             guard let endpoint = nodes[node].endpoints[link] else { return }
             framesDelivered += 1
-            trace.delivered(bytes, to: node, from: endpoint.peerNode)
+            if let carried { trace.delivered(carried, to: node, from: endpoint.peerNode) }
             handle(.frameReceived(link, bytes), node: node)
         case .linkDown(let node, let link):
             handle(.linkDown(link, reason: "peer closed"), node: node)
@@ -248,6 +259,9 @@ public final class MeshSimulator {
     /// Performs node `node`'s engine actions in order and says whether every frame among them had a link to go on.
     @discardableResult
     func perform(_ actions: [EngineAction], node: Int) -> Bool {
+        for sent in nodes[node].engine.takeSentTransfers() {
+            transfers[TransferKey(node: node, link: sent.link, transferID: sent.transferID)] = sent
+        }
         var taken = true
         for action in actions {
             switch action {
@@ -306,14 +320,29 @@ public final class MeshSimulator {
             nodes[node].engine.recordSendFailure(.gone, on: link)
             return false
         }
-        nodes[node].framesSent[kind, default: 0] += 1
-        trace.sent(frame, from: node, to: endpoint.peerNode)
-        if frame.count >= 9, frame[5] == 0, frame[6] == 0 { nodes[node].transfersSent[kind, default: 0] += 1 }
+        // What the frame carries, as its sender noted it: opaque packets (PROTOCOL.md D14) hide it
+        // on the air. Header (PROTOCOL.md B1): kind, transfer ID, sequence, total.
+        var carried: SentTransfer?
+        var carriedKind = kind
+        if frame.count >= 9 {
+            let field = { (offset: Int, count: Int) in frame[offset..<(offset + count)].reduce(0) { $0 << 8 | UInt32($1) } }
+            let key = TransferKey(node: node, link: link, transferID: field(1, 4))
+            let (sequence, total) = (field(5, 2), field(7, 2))
+            if let note = transfers[key] { carriedKind = note.kind }
+            if sequence == 0 {
+                carried = transfers[key]
+                nodes[node].transfersSent[carriedKind, default: 0] += 1
+            }
+            if sequence + 1 == total { transfers[key] = nil }
+        }
+        nodes[node].framesSent[carriedKind, default: 0] += 1
+        if let carried { trace.sent(carried, from: node, to: endpoint.peerNode) }
         if endpoint.spec.loss > 0, Double(random.next() >> 11) / Double(1 << 53) < endpoint.spec.loss {
             framesLost += 1
             return true
         }
-        queue.push(.frame(node: endpoint.peerNode, link: endpoint.peerLink, bytes: frame), at: now + endpoint.spec.latency)
+        queue.push(
+            .frame(node: endpoint.peerNode, link: endpoint.peerLink, bytes: frame, carried: carried), at: now + endpoint.spec.latency)
         return true
     }
 }

@@ -11,4 +11,7 @@ struct KeyedLink {
     var keyedAt: Duration
     /// Whether our profile went out on these keys (again only while the handshake is unfinished).
     var profileSent = false
+    /// Whether the neighbour sent an opaque link packet on this link (PROTOCOL.md D14): from then
+    /// on this end sends it opaque packets only. Kept across re-keys.
+    var peerSendsOpaque = false
 }

@@ -35,8 +35,10 @@ public struct LinkCounters: Equatable, Sendable {
     /// Frames dropped unread because their link had spent its frame budget (before reassembly and
     /// the link seal).
     public var framesOverBudget: UInt64 = 0
-    /// Reassembled messages of a kind this version does not know.
+    /// Reassembled messages of a kind this version does not know (also an opaque packet's sealed kind).
     public var unknownKinds: UInt64 = 0
+    /// Links whose peer announced opaque link packets (PROTOCOL.md D14).
+    public var opaqueLinks: UInt64 = 0
     /// Frames that arrived before the link had keys.
     public var unkeyedFrames: UInt64 = 0
     /// Frames the transport would not take (queue full or link gone).

@@ -92,13 +92,25 @@ struct LinkState {
     }
 
     /// Seals `envelope` (`encoded` is its encoding) with the link keys, in place; nil before
-    /// keys. `rekey` is true when the keys have now carried enough (`LinkHandshake.needsRekey`).
-    mutating func seal(_ envelope: Envelope, encoded: [UInt8], now: Duration) throws(CryptoError) -> (packet: [UInt8], counter: UInt64, rekey: Bool)? {
-        guard let (packet, counter, messagesSent) = try withKeyed({ (keyed) throws(CryptoError) in
-            (try keyed.session.seal(kind: envelope.kind, messageID: envelope.messageID, plaintext: encoded),
-             keyed.session.lastSealedCounter, keyed.session.messagesSent)
+    /// keys. The packet is opaque (PROTOCOL.md D14) when `opaque` and the peer sends opaque
+    /// packets; `frameKind` is the frame kind to send it with. `rekey` is true when the keys have
+    /// now carried enough (`LinkHandshake.needsRekey`).
+    mutating func seal(
+        _ envelope: Envelope, encoded: [UInt8], opaque: Bool, now: Duration
+    ) throws(CryptoError) -> (packet: [UInt8], frameKind: UInt8, counter: UInt64, rekey: Bool)? {
+        guard let (packet, frameKind, counter, messagesSent) = try withKeyed({ (keyed) throws(CryptoError) in
+            let packet: [UInt8]
+            let frameKind: UInt8
+            if opaque, keyed.peerSendsOpaque {
+                packet = try keyed.session.sealOpaque(kind: envelope.kind.rawValue, plaintext: encoded)
+                frameKind = LinkSession.opaqueFrameKind
+            } else {
+                packet = try keyed.session.seal(kind: envelope.kind, messageID: envelope.messageID, plaintext: encoded)
+                frameKind = envelope.kind.rawValue
+            }
+            return (packet, frameKind, keyed.session.lastSealedCounter, keyed.session.messagesSent)
         }) else { return nil }
-        return (packet, counter, handshake.needsRekey(messagesSent: messagesSent, now: now))
+        return (packet, frameKind, counter, handshake.needsRekey(messagesSent: messagesSent, now: now))
     }
 
     /// Splits `message` at the link's MTU with its frame sender, in place.
