@@ -23,8 +23,11 @@ public struct LinkSession: Sendable {
     public static let opaqueInnerHeaderLength = 9
     /// The smallest valid opaque packet: nonce, counter, kind, one padding byte, tag.
     public static let opaqueMinimumPacketLength = AESGCM.nonceByteCount + opaqueInnerHeaderLength + 1 + AESGCM.tagByteCount
-    /// The largest opaque packet sealed or accepted (D7's padding cap).
-    public static let opaqueMaximumPacketLength = Padding.maxPaddedLength
+    /// The largest opaque packet sealed or accepted: the frame layer's largest message.
+    public static let opaqueMaximumPacketLength = 65_536
+    /// The cap on an opaque packet's padded plaintext (D7's "field limit"): the largest packet
+    /// less nonce and tag.
+    static let opaquePaddedLimit = opaqueMaximumPacketLength - AESGCM.nonceByteCount - AESGCM.tagByteCount
     /// Packets accepted under a new key before the previous key's receive state is dropped.
     public static let previousKeyGracePackets = 64
 
@@ -167,13 +170,12 @@ public struct LinkSession: Sendable {
         }
     }
 
-    /// The length of the opaque packet that carries a `count`-byte body under `policy`: the D7
-    /// padded length of the packet itself (nonce, counter, kind, body and tag), so that with
-    /// buckets every opaque packet is 64, 128, …, 4096 bytes or a multiple of 4096.
+    /// The length of the opaque packet that carries a `count`-byte body under `policy`: nonce and
+    /// tag around the D7 padded length of counter, kind and body, capped so that the packet fits
+    /// 65,536 bytes. With buckets: 60, 92, 156, …, 4124, then 28 more than a multiple of 4096.
     public static func opaquePacketLength(for count: Int, policy: PaddingPolicy) -> Int {
-        Padding.paddedLength(
-            for: AESGCM.nonceByteCount + opaqueInnerHeaderLength + count + AESGCM.tagByteCount, policy: policy,
-            limit: opaqueMaximumPacketLength)
+        AESGCM.nonceByteCount + AESGCM.tagByteCount
+            + Padding.paddedLength(for: opaqueInnerHeaderLength + count, policy: policy, limit: opaquePaddedLimit)
     }
 
     /// Builds the opaque packet in one buffer: the nonce, then counter ‖ kind ‖ padded body

@@ -31,6 +31,8 @@ public final class MeshSimulator {
     public private(set) var framesLost = 0
     /// Frames delivered to an engine.
     public private(set) var framesDelivered = 0
+    /// When set, sees every frame put on the air (lost ones too) with its sender: a passive listener.
+    public var listener: ((_ sender: Int, _ frame: [UInt8]) -> Void)?
     /// When set, a connection an engine closes (handshake timeout, silence) is dialled
     /// again after this delay, as a BLE central would.
     public var reconnectDelay: Duration?
@@ -320,6 +322,7 @@ public final class MeshSimulator {
             nodes[node].engine.recordSendFailure(.gone, on: link)
             return false
         }
+        listener?(node, frame)
         // What the frame carries, as its sender noted it: opaque packets (PROTOCOL.md D14) hide it
         // on the air. Header (PROTOCOL.md B1): kind, transfer ID, sequence, total.
         var carried: SentTransfer?

@@ -81,6 +81,17 @@ struct FixedVectorTests {
         var sessionA2 = LinkSession(keys: keysA)
         #expect(throws: CryptoError.self) { try sessionA2.open(kind: .message, packet: V.acknowledgementPacket) }
 
+        // The same two packets in the opaque form (D14): nothing in clear but the nonce.
+        var opaqueA = LinkSession(keys: keysA)
+        var opaqueB = LinkSession(keys: keysB)
+        #expect(try opaqueA.sealOpaque(kind: 0x02, plaintext: Array("hello mesh".utf8), nonce: V.nonce) == V.opaqueLinkPacket)
+        let openedOpaque = try opaqueB.openOpaque(packet: V.opaqueLinkPacket)
+        #expect(openedOpaque.kind == 0x02 && openedOpaque.plaintext == Array("hello mesh".utf8))
+        #expect(try opaqueB.sealOpaque(kind: LinkAcknowledgementBody.frameKind, plaintext: V.acknowledgementBody, nonce: V.nonce)
+            == V.opaqueAcknowledgementPacket)
+        let openedAcknowledgement = try opaqueA.openOpaque(packet: V.opaqueAcknowledgementPacket)
+        #expect(openedAcknowledgement.kind == LinkAcknowledgementBody.frameKind && openedAcknowledgement.plaintext == V.acknowledgementBody)
+
         let box = try InnerSeal.seal(
             Array("hi B".utf8), recipientAgreementKey: b.agreementPublicKey, origin: a.nodeID, destination: b.nodeID,
             messageID: V.messageID, kind: .message, padding: .buckets,

@@ -82,6 +82,14 @@ enum FixedVectors {
     static let acknowledgementPacket = hex(
         "a0a1a2a3a4a5a6a7a8a9aaabacadaeaf0000000000000001000102030405060708090a0b"
         + "305bec0a75e27cc620d1502ae9e3a5344845cfbf8a9e5a481249104986dd56b7b425b8958c74d855803b35134d23c162")
+    /// Opaque link packets (PROTOCOL.md D14), fixed nonce, counter 1: A's "hello mesh" as kind 0x02
+    /// with key A→B, and B's acknowledgement body above as kind 0x08 with key B→A.
+    static let opaqueLinkPacket = hex(
+        "000102030405060708090a0b5a7405844d92f846f50ea7311ad0e707f8f93e65"
+        + "d625237757e65f73165b67d21e22d4a43a6fb7e33948dd048ea51355")
+    static let opaqueAcknowledgementPacket = hex(
+        "000102030405060708090a0b315bec0a75e27cc729d0502ae9e3a5344844ef3f"
+        + "8a9e5a481249106906dd56b79eebd6ab0c4a950c49ecbd1160ef51a4")
     static let innerBox = hex(
         "04e45054eb5b1abd976650f7f395bf51d0d8dd193e0174e7a14a1c8c127fbdf2"
         + "dbaefe3293b0445f3f92bf8e108202e009415c899499620c71b7f6df9021132c"

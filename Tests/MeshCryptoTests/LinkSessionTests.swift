@@ -114,3 +114,99 @@ struct LinkSessionTests {
         #expect(a.messagesSent == UInt64(LinkSession.previousKeyGracePackets))
     }
 }
+
+@Suite("Opaque link packets (PROTOCOL.md D14)")
+struct OpaqueLinkPacketTests {
+    @Test("Every packet seals a padding bucket (28 bytes of nonce and tag around it); the kind and body come back",
+          arguments: [(0, 60), (22, 60), (23, 92), (118, 156), (119, 284), (4086, 4124), (4087, 8220), (61_430, 61_468), (61_431, 65_536), (65_498, 65_536)])
+    func bucketSizes(bodyLength: Int, packetLength: Int) throws {
+        var (a, b) = try linkedSessions()
+        let body = [UInt8](repeating: 0x5A, count: bodyLength)
+        let packet = try a.sealOpaque(kind: 0x03, plaintext: body)
+        #expect(packet.count == packetLength)
+        #expect(LinkSession.opaquePacketLength(for: bodyLength, policy: .buckets) == packetLength)
+        let opened = try b.openOpaque(packet: packet)
+        #expect(opened.kind == 0x03 && opened.plaintext == body)
+    }
+
+    @Test("Minimal padding: nonce, counter, kind, body, marker, tag")
+    func minimalPadding() throws {
+        var (a, b) = try linkedSessions(padding: .minimal)
+        let packet = try a.sealOpaque(kind: 0x04, plaintext: [1, 2, 3])
+        #expect(packet.count == 12 + 9 + 3 + 1 + 16)
+        #expect(try b.openOpaque(packet: packet).plaintext == [1, 2, 3])
+    }
+
+    @Test("The same body sealed twice shares no byte position by design: nothing repeats in clear")
+    func nothingRepeats() throws {
+        var (a, _) = try linkedSessions()
+        let body = Array("the same envelope on every hop".utf8)
+        let first = try a.sealOpaque(kind: 0x02, plaintext: body)
+        let second = try a.sealOpaque(kind: 0x02, plaintext: body)
+        #expect(first.count == second.count)
+        // Fresh nonce each time: the two boxes differ in (almost) every 16-byte window.
+        let windows = stride(from: 0, to: first.count - 16, by: 16).filter { first[$0..<$0 + 16] == second[$0..<$0 + 16] }
+        #expect(windows.isEmpty)
+    }
+
+    @Test("A replay, a second copy and counter order are judged by the sealed counter")
+    func replays() throws {
+        var (a, b) = try linkedSessions()
+        let one = try a.sealOpaque(kind: 0x02, plaintext: [1])
+        let two = try a.sealOpaque(kind: 0x02, plaintext: [2])
+        #expect(try b.openOpaque(packet: two).plaintext == [2])
+        #expect(try b.openOpaque(packet: one).plaintext == [1])
+        #expect(throws: CryptoError.replay(counter: 1)) { try b.openOpaque(packet: one) }
+        #expect(b.acceptedCounters.highest == 2)
+        #expect(b.counters.replaysDropped == 1)
+    }
+
+    @Test("Altered bytes, the other form and the other direction do not open")
+    func refusals() throws {
+        var (a, b) = try linkedSessions()
+        var packet = try a.sealOpaque(kind: 0x02, plaintext: [1, 2, 3])
+        packet[20] ^= 1
+        #expect(throws: CryptoError.self) { try b.openOpaque(packet: packet) }
+        // A packet of today's form is not an opaque packet, and the reverse.
+        let clear = try a.seal(kind: .message, messageID: messageID(1), plaintext: [1, 2, 3])
+        #expect(throws: CryptoError.self) { try b.openOpaque(packet: clear) }
+        let opaque = try a.sealOpaque(kind: 0x02, plaintext: [1, 2, 3])
+        #expect(throws: CryptoError.self) { try b.open(kind: .message, packet: opaque) }
+        // Reflected back to its sender.
+        #expect(throws: CryptoError.self) { try a.openOpaque(packet: opaque) }
+        // Bounds before any crypto.
+        #expect(throws: CryptoError.self) { try b.openOpaque(packet: [UInt8](repeating: 0, count: 37)) }
+        #expect(throws: CryptoError.self) { try b.openOpaque(packet: [UInt8](repeating: 0, count: 65_537)) }
+        // A body too large for a 65,536-byte packet is not sealed.
+        #expect(throws: CryptoError.self) { try a.sealOpaque(kind: 0x02, plaintext: [UInt8](repeating: 1, count: 65_499)) }
+        #expect(b.counters.opened == 0)
+    }
+
+    @Test("Both forms share one counter sequence and one replay window")
+    func sharedCounters() throws {
+        var (a, b) = try linkedSessions()
+        let clear = try a.seal(kind: .message, messageID: messageID(1), plaintext: [1])
+        let opaque = try a.sealOpaque(kind: 0x02, plaintext: [2])
+        #expect(a.lastSealedCounter == 2)
+        #expect(try b.openOpaque(packet: opaque).plaintext == [2])
+        #expect(try b.open(kind: .message, packet: clear).plaintext == [1])
+        let accepted = b.acceptedCounters
+        #expect(accepted.highest == 2 && accepted.received & 1 == 1)
+    }
+
+    @Test("After a re-key a packet sealed under the previous key still opens, once")
+    func rekeyGrace() throws {
+        let identities = (try NodeIdentity.generate(), try NodeIdentity.generate())
+        let first = try linkKeyPair(identities.0, identities.1)
+        var a = LinkSession(keys: first.a)
+        var b = LinkSession(keys: first.b)
+        let old = try a.sealOpaque(kind: 0x02, plaintext: [9])
+        let second = try linkKeyPair(identities.0, identities.1)
+        a.rekey(with: second.a)
+        b.rekey(with: second.b)
+        #expect(try b.openOpaque(packet: try a.sealOpaque(kind: 0x02, plaintext: [1])).plaintext == [1])
+        #expect(try b.openOpaque(packet: old).plaintext == [9])
+        #expect(b.lastOpenUsedPreviousKey)
+        #expect(throws: CryptoError.self) { try b.openOpaque(packet: old) }
+    }
+}

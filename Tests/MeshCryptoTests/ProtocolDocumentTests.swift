@@ -24,7 +24,8 @@ struct ProtocolDocumentTests {
         ("hello A", FixedVectors.helloA), ("hello B", FixedVectors.helloB), ("proof key A", FixedVectors.proofKeyA),
         ("proof key B", FixedVectors.proofKeyB), ("proof signature A", FixedVectors.proofSignatureA),
         ("proof A", FixedVectors.proofA), ("private key A to B", FixedVectors.privateKeyAToB),
-        ("private key B to A", FixedVectors.privateKeyBToA),
+        ("private key B to A", FixedVectors.privateKeyBToA), ("opaque link packet", FixedVectors.opaqueLinkPacket),
+        ("opaque acknowledgement", FixedVectors.opaqueAcknowledgementPacket),
     ])
     func vectorIsPublished(name: String, bytes: [UInt8]) {
         #expect(!protocolDocument.isEmpty)

@@ -10,9 +10,17 @@ struct EngineRobustnessTests {
     /// Sends "carrier" once clean, then once per altered byte (every 5th byte of each of its
     /// frames), `between` apart; returns how many altered copies went out.
     private func sendTampered(_ pair: EnginePair, between: Duration) throws -> Int {
+        // Which transfers carry a message, as A noted them: an opaque packet (PROTOCOL.md D14)
+        // shows no kind on the air.
+        var kinds: [UInt32: UInt8] = [:]
+        let carriesMessage = { (frame: [UInt8]) -> Bool in
+            for sent in pair.a.takeSentTransfers() { kinds[sent.transferID] = sent.kind }
+            guard frame.count >= 9 else { return false }
+            return kinds[frame[1..<5].reduce(0) { $0 << 8 | UInt32($1) }] == MessageKind.message.rawValue
+        }
         var frameSizes: [Int] = []
         pair.tamper = { frame in
-            if frame.first == MessageKind.message.rawValue { frameSizes.append(frame.count) }
+            if carriesMessage(frame) { frameSizes.append(frame.count) }
             return [frame]
         }
         try pair.send("carrier")
@@ -23,7 +31,7 @@ struct EngineRobustnessTests {
                 var seen = 0
                 // Only the new message's frames count: acknowledgements and messages sent again pass.
                 pair.tamper = { frame in
-                    guard frame.first == MessageKind.message.rawValue else { return [frame] }
+                    guard carriesMessage(frame) else { return [frame] }
                     defer { seen += 1 }
                     var altered = frame
                     if seen == frameIndex { altered[byteIndex] ^= 0x5A }
@@ -52,6 +60,7 @@ struct EngineRobustnessTests {
         // Between older nodes (no link acknowledgements): each altered copy is simply lost.
         var configuration = EngineConfiguration()
         configuration.linkDelivery.acknowledges = false
+        configuration.notesSentTransfers = true
         let pair = try EnginePair(configuration: configuration)
         pair.advance(.milliseconds(250))
         try pair.send("clean")
@@ -70,7 +79,9 @@ struct EngineRobustnessTests {
 
     @Test("With link acknowledgements every altered copy is dropped and counted, and each message still arrives once")
     func tamperedFramesAcknowledged() throws {
-        let pair = try EnginePair()
+        var configuration = EngineConfiguration()
+        configuration.notesSentTransfers = true
+        let pair = try EnginePair(configuration: configuration)
         pair.advance(.milliseconds(250))
         try pair.send("clean")
         let flips = try sendTampered(pair, between: .milliseconds(250))
