@@ -23,7 +23,6 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let mode = input.byte() % 4
     let kindByte = input.byte()
     let form = Form(opaque: (kindByte & 0x80) != 0, kind: MessageKind(rawValue: (kindByte & 0x7F) % 5 + 1) ?? .message)
-    let kind = form.kind
     var a = sessions.a
     var b = sessions.b
     switch mode {
