@@ -272,7 +272,14 @@ extension MeshEngine {
             sendAcknowledgement(on: link, now: now)
             if configuration.opaquePackets { sendAcknowledgement(on: link, now: now, opaque: true) }
         }
-        if rekeyed { resendAfterRekey(on: link, now: now) }
+        if rekeyed {
+            // A peer not heard in the opaque form yet (both announcements lost, or an older node)
+            // is told again under the new keys (PROTOCOL.md D14).
+            if configuration.opaquePackets, links[link]?.keyed?.peerSendsOpaque == false {
+                sendAcknowledgement(on: link, now: now, opaque: true)
+            }
+            resendAfterRekey(on: link, now: now)
+        }
     }
 
     private func receiveSealed(_ packet: [UInt8], kind: MessageKind, on link: LinkID, now: Duration) {

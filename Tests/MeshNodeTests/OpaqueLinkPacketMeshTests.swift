@@ -126,4 +126,29 @@ struct OpaqueLinkPacketMeshTests {
         #expect(!fromZero.isEmpty && fromZero.allSatisfy { $0.frame[0] == LinkSession.opaqueFrameKind })
         #expect(listener.frames(since: start).contains { $0.sender == 1 && $0.frame[0] == MessageKind.message.rawValue })
     }
+
+    /// Switches a pair's loss of opaque frames on and off.
+    final class LossSwitch {
+        var on = true
+    }
+
+    @Test("Both announcements lost: today's form until a re-key announces again, then opaque")
+    func lostAnnouncements() throws {
+        var configuration = EngineConfiguration()
+        configuration.rekeyInterval = .seconds(20)
+        let losing = LossSwitch()
+        let pair = try EnginePair(
+            configuration: configuration, dropping: { _, frame in losing.on && frame.first == LinkSession.opaqueFrameKind })
+        for _ in 0..<8 { pair.advance(.milliseconds(250)) }
+        #expect(pair.bothReady)
+        #expect(pair.a.linkCounters.opaqueLinks == 0 && pair.b.linkCounters.opaqueLinks == 0)
+        losing.on = false
+        try pair.send("before the re-key")
+        for _ in 0..<100 { pair.advance(.milliseconds(250)) }
+        #expect(pair.a.linkCounters.rekeys + pair.b.linkCounters.rekeys >= 1)
+        #expect(pair.a.linkCounters.opaqueLinks == 1 && pair.b.linkCounters.opaqueLinks == 1)
+        try pair.send("after the re-key")
+        #expect(pair.delivered.map(\.text) == ["before the re-key", "after the re-key"])
+        #expect(pair.a.linkCounters.sealFailures == 0 && pair.b.linkCounters.sealFailures == 0)
+    }
 }
