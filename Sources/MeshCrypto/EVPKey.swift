@@ -15,7 +15,9 @@ final class EVPKey: @unchecked Sendable {
     private let verifier = Mutex<OpaquePointer?>(nil)
     /// An `EVP_PKEY_CTX` initialised for ECDH with this (private) key, made on first use; each
     /// derivation only sets its peer. A context per derivation (fetching the key exchange by
-    /// name) cost 4 % of one. It holds the last peer's public key until the next derivation.
+    /// name) cost 4 % of one; keys that derive many times gain (the identity key opening direct
+    /// messages), a link's ephemeral, used once, still pays for one. It holds the last peer's
+    /// public key until the next derivation.
     private let deriver = Mutex<OpaquePointer?>(nil)
 
     /// Takes ownership of `pointer`.
