@@ -67,29 +67,19 @@ struct P256PrivateKey: Sendable {
         return scalar
     }
 
-    /// ECDH: the 32-byte x-coordinate of d·Q.
+    /// ECDH: the 32-byte x-coordinate of d·Q, on the key's kept derivation context.
     ///
     /// The peer point is not checked again here: every `P256PublicKey` was checked when it was
-    /// made (on the curve, not infinity; see `P256PublicKey.checkPublic`) or came from a key
+    /// made (on the curve, not infinity; see `P256PublicKey.init(point:)`) or came from a key
     /// OpenSSL generated. Asking `EVP_PKEY_derive_set_peer_ex` to validate it again cost as much
     /// as the derivation itself on every call.
     func sharedSecret(with peer: P256PublicKey) throws(CryptoError) -> [UInt8] {
-        let context = try OpenSSL.nonNull(EVP_PKEY_CTX_new_from_pkey(nil, key.pointer, nil), "EVP_PKEY_CTX_new_from_pkey")
-        defer { EVP_PKEY_CTX_free(context) }
-        try OpenSSL.check(EVP_PKEY_derive_init(context), "EVP_PKEY_derive_init")
-        guard EVP_PKEY_derive_set_peer_ex(context, peer.key.pointer, 0) == 1 else {
+        guard let secret = try key.derive(peer: peer.key, length: Self.scalarByteCount) else {
             OpenSSL.clearErrors()
             throw .invalidPublicKey
         }
-        var length = 0
-        try OpenSSL.check(EVP_PKEY_derive(context, nil, &length), "EVP_PKEY_derive(length)")
-        guard length == Self.scalarByteCount else {
-            throw .invalidLength(field: "ECDH shared secret", expected: Self.scalarByteCount, actual: length)
-        }
-        var secret = [UInt8](repeating: 0, count: length)
-        try OpenSSL.check(EVP_PKEY_derive(context, &secret, &length), "EVP_PKEY_derive")
-        guard length == Self.scalarByteCount else {
-            throw .invalidLength(field: "ECDH shared secret", expected: Self.scalarByteCount, actual: length)
+        guard secret.count == Self.scalarByteCount else {
+            throw .invalidLength(field: "ECDH shared secret", expected: Self.scalarByteCount, actual: secret.count)
         }
         return secret
     }

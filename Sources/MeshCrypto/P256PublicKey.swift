@@ -59,8 +59,20 @@ public struct P256PublicKey: Sendable, Equatable, Hashable {
 
     /// Imports an encoded point (X9.63 uncompressed, or compressed) into a key that copies
     /// P-256's domain parameters from ``domain`` (building the group from its name for every key
-    /// cost more than the point itself), then runs the public-key check. An uncompressed point is
-    /// kept as given: the check has shown it is the key's own encoding.
+    /// cost more than the point itself).
+    ///
+    /// The import is the public-key check. OpenSSL's point decoder (`EC_POINT_oct2point`, behind
+    /// `EVP_PKEY_set1_encoded_public_key`) refuses a coordinate ≥ p, a compressed x with no square
+    /// root, and an uncompressed point off the curve (`EC_POINT_set_affine_coordinates` checks the
+    /// curve equation); the callers' length and prefix checks refuse the point at infinity. Those
+    /// are the three tests of `EVP_PKEY_public_check_quick` (SP 800-56A 5.6.2.3.4), which running
+    /// again cost 7 % of a derivation (it converts the point back to affine, a field inversion).
+    /// The quick check is sufficient on P-256: the full check adds only n·Q = O, which every point
+    /// on the curve but infinity satisfies because the cofactor is 1. `P256Tests.rejectsBadPoint`
+    /// and the Wycheproof invalid-point vectors hold the import to this.
+    ///
+    /// An uncompressed point is kept as given (the import has shown it is the key's own
+    /// encoding); a compressed one is exported once as `04 ‖ x ‖ y`.
     private init(point: [UInt8]) throws(CryptoError) {
         let fresh = try OpenSSL.nonNull(EVP_PKEY_new(), "EVP_PKEY_new")
         let owner = EVPKey(taking: fresh)
@@ -71,7 +83,6 @@ public struct P256PublicKey: Sendable, Equatable, Hashable {
             OpenSSL.clearErrors()
             throw .invalidPublicKey
         }
-        try Self.checkPublic(owner.pointer)
         key = owner
         x963 = point.count == Self.x963ByteCount ? point : try Self.exportPoint(owner.pointer)
     }
@@ -117,31 +128,20 @@ public struct P256PublicKey: Sendable, Equatable, Hashable {
     /// Hashes the point.
     public func hash(into hasher: inout Hasher) { hasher.combine(x963) }
 
-    /// Runs OpenSSL's public-key check: not the point at infinity, coordinates below p, on the
-    /// curve. The "quick" check leaves out only the order check (n·Q = O), which is a full
-    /// scalar multiplication and can never fail on P-256: its cofactor is 1, so every point on
-    /// the curve other than infinity has order n.
-    static func checkPublic(_ key: OpaquePointer) throws(CryptoError) {
-        let context = try OpenSSL.nonNull(EVP_PKEY_CTX_new_from_pkey(nil, key, nil), "EVP_PKEY_CTX_new_from_pkey")
-        defer { EVP_PKEY_CTX_free(context) }
-        guard EVP_PKEY_public_check_quick(context) == 1 else {
-            OpenSSL.clearErrors()
-            throw .invalidPublicKey
-        }
-    }
-
-    /// Reads the affine coordinates and builds `04 ‖ x ‖ y` (32 bytes each, left-padded).
+    /// The key's point as `04 ‖ x ‖ y`, in one call (reading x and y as two numbers converted
+    /// the point to affine twice). Sets the key's point format to uncompressed first (a key
+    /// imported from a compressed point remembers that form), so only for a key not yet shared.
     static func exportPoint(_ key: OpaquePointer) throws(CryptoError) -> [UInt8] {
-        var output: [UInt8] = [0x04]
-        for name in [OSSL_PKEY_PARAM_EC_PUB_X, OSSL_PKEY_PARAM_EC_PUB_Y] {
-            var number: OpaquePointer?
-            guard EVP_PKEY_get_bn_param(key, name, &number) == 1, let number else {
-                throw OpenSSL.failure("EVP_PKEY_get_bn_param(\(name))")
-            }
-            defer { BN_free(number) }
-            var coordinate = [UInt8](repeating: 0, count: 32)
-            guard BN_bn2binpad(number, &coordinate, 32) == 32 else { throw OpenSSL.failure("BN_bn2binpad") }
-            output += coordinate
+        try OpenSSL.check(
+            EVP_PKEY_set_utf8_string_param(key, OSSL_PKEY_PARAM_EC_POINT_CONVERSION_FORMAT, "uncompressed"),
+            "EVP_PKEY_set_utf8_string_param(point-format)")
+        var output = [UInt8](repeating: 0, count: Self.x963ByteCount)
+        var length = 0
+        try OpenSSL.check(
+            EVP_PKEY_get_octet_string_param(key, OSSL_PKEY_PARAM_PUB_KEY, &output, output.count, &length),
+            "EVP_PKEY_get_octet_string_param(pub)")
+        guard length == Self.x963ByteCount, output[0] == 0x04 else {
+            throw .invalidLength(field: "P-256 X9.63 point", expected: Self.x963ByteCount, actual: length)
         }
         return output
     }

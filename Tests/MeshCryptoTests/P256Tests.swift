@@ -78,6 +78,30 @@ struct P256Tests {
         #expect(try secret != alice.sharedSecret(with: P256KeyAgreementKey().publicKey))
     }
 
+    @Test("One key's kept derivation context gives each peer its own secret, in turn and from concurrent tasks")
+    func ecdhKeptContext() async throws {
+        let alice = try P256KeyAgreementKey()
+        let peers = try (0..<4).map { _ in try P256KeyAgreementKey() }
+        let expected = try peers.map { try $0.sharedSecret(with: alice.publicKey) }
+        #expect(Set(expected).count == peers.count)
+        for index in [0, 1, 2, 3, 2, 0, 3, 1] {
+            // A peer decoded from its wire bytes, as a hello carries it, and its compressed form.
+            let wire = try P256PublicKey(x963: peers[index].publicKey.x963)
+            #expect(try alice.sharedSecret(with: wire) == expected[index])
+            #expect(try alice.sharedSecret(with: P256PublicKey(compressed: wire.compressed)) == expected[index])
+        }
+        let results = try await withThrowingTaskGroup(of: (Int, [UInt8]).self) { group in
+            for round in 0..<32 {
+                let index = round % peers.count
+                let peer = peers[index].publicKey
+                group.addTask { (index, try alice.sharedSecret(with: peer)) }
+            }
+            return try await group.reduce(into: [(Int, [UInt8])]()) { $0.append($1) }
+        }
+        #expect(results.count == 32)
+        #expect(results.allSatisfy { expected[$0.0] == $0.1 })
+    }
+
     @Test("Raw signatures verify; any flipped byte, other message or other key fails")
     func signatures() throws {
         let key = try P256SigningKey()
