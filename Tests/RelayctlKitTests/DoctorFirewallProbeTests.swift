@@ -1,3 +1,4 @@
+import DBusKit
 import Doctor
 import Testing
 @testable import RelayctlKit
@@ -72,5 +73,29 @@ struct DoctorFirewallProbeTests {
         #expect(DoctorCommand.run(["/bin/sh", "-c", "exit 3"], timeout: .seconds(5), maxOutput: 100) == .failure(.exited(status: 3 << 8)))
         #expect(DoctorCommand.run(["/bin/sh", "-c", "yes"], timeout: .seconds(5), maxOutput: 1000) == .failure(.tooLong))
         #expect(DoctorCommand.run(["/bin/sleep", "5"], timeout: .milliseconds(200), maxOutput: 100) == .failure(.timedOut))
+    }
+}
+
+/// systemd's `IPAddressAllow=`/`IPAddressDeny=` as D-Bus sends them: `a(iayu)`.
+@Suite("The doctor reads the unit's address rules")
+struct DoctorUnitAddressTests {
+    static func entry(_ family: Int32, _ bytes: [UInt8], _ length: UInt32) -> DBusValue {
+        .structure([.int32(family), .bytes(bytes), .uint32(length)])
+    }
+
+    @Test func localhostAndAnyAreRead() {
+        let value = DBusValue.variant(.array(element: "(iayu)", [
+            Self.entry(2, [127, 0, 0, 0], 8), Self.entry(10, [UInt8](repeating: 0, count: 15) + [1], 128), Self.entry(2, [224, 0, 0, 254], 32),
+        ]))
+        #expect(DoctorSystemdProbe.prefixes(value)?.map(\.description) == ["127.0.0.0/8", "0:0:0:0:0:0:0:1/128", "224.0.0.254/32"])
+        #expect(DoctorSystemdProbe.prefixes(.array(element: "(iayu)", [])) == [])
+    }
+
+    @Test("anything else is not read", arguments: [
+        DBusValue.string("any"), .array(element: "(iayu)", [.structure([.int32(2), .bytes([1, 2, 3]), .uint32(8)])]),
+        .array(element: "(iay)", [.structure([.int32(2), .bytes([1, 2, 3, 4])])]),
+    ])
+    func notRules(_ value: DBusValue) {
+        #expect(DoctorSystemdProbe.prefixes(value) == nil)
     }
 }
