@@ -13,13 +13,11 @@ extension Doctor {
         guard case .present(let state) = interface, !state.networks.isEmpty else {
             return DoctorFinding(.lanUnitRules, .skip, "not checked: \(setup.lanInterface) has no IPv4 subnet")
         }
-        let subnets = state.networks.map { network in
-            AddressPrefix(bytes: network.bytes, length: network.length).masked
-        }
-        let wanted = subnets.map { ($0, "\(setup.lanInterface)'s subnet") }
+        let wanted = state.networks.map(\.masked).map { ($0, "\(setup.lanInterface)'s subnet") }
             + (setup.lanDiscovery ? [(AddressPrefix(ipv4: "224.0.0.254")!, "the discovery group")] : [])
         let judged = wanted.map { ($0.0, $0.1, fact.verdict(for: $0.0) ?? .allowed) }
-        let allow = wanted.map { $0.0.length == 32 ? "\($0.0.bytes.map(String.init).joined(separator: "."))" : "\($0.0)" }.joined(separator: " ")
+        // As a unit file writes them: a single address without its /32.
+        let allow = wanted.map { $0.0.length == 32 ? $0.0.bytes.map(String.init).joined(separator: ".") : "\($0.0)" }.joined(separator: " ")
         let fix = "add IPAddressAllow=\(allow) in a drop-in (systemd/lan.conf; OPERATIONS.md, \"Several Pis on one LAN\"), "
             + "then systemctl daemon-reload && systemctl restart meshnoded"
         if let denied = judged.first(where: { $0.2 == .denied }) {
