@@ -9,7 +9,8 @@ namespace of its own and a veth pair whose far end is on a bridge; every LAN nod
     F            on br0, discovery off, `--lan.peers` C alone: reached only through C
     X            on br1, discovery on: must find no one
 
-E sends one broadcast: A, B, C and D must each deliver it exactly once (hops 0 at A; 1 or 2 at
+Each pair of LAN nodes must keep exactly one LAN link (PROTOCOL.md Part I: the lower instance
+tag dials). E sends one broadcast: A, B, C and D must each deliver it exactly once (hops 0 at A; 1 or 2 at
 the others, as managed relaying goes), F exactly once after two LAN hops (A to C, C to F; its
 `hops` is 2), X never. Then, from B's namespace, a
 hostile host sends the group one announcement forwarded (TTL 2), one of another mesh and one of
@@ -17,7 +18,7 @@ hostile host sends the group one announcement forwarded (TTL 2), one of another 
 them. Then B is killed (-9) and started again: every node must have its neighbours back. With
 `--outage SECONDS`, last, D's interface goes down for that long and up again (longer than the
 4 s link timeout plus the 5 s dial timeout, every dial of and by D fails and is held off 20 s):
-every node must have its neighbours back. Prints the times, the delivery table and each LAN
+every node must have its neighbours back, again one link per pair. Prints the times, the delivery table and each LAN
 node's discovery counters.
 
 Usage (as root): lan_discovery.py --bin DIR [--wait 60] [--outage SECONDS] [--keep]
@@ -96,6 +97,24 @@ def discovery_counters(node):
     return {k: v for k, v in sorted(group.items()) if k.startswith(("announcements", "discovery"))}
 
 
+def lan_links(node):
+    """{neighbour's short ID: number of its `lan` links} from `relayctl peers`."""
+    reply = node.ctl("peers") or {}
+    return {n.get("shortID"): sum(1 for link in n.get("links", []) if link.get("transport") == "lan")
+            for n in reply.get("neighbours", [])}
+
+
+def check_one_link_per_pair(nodes, failures, when):
+    """No neighbour of `nodes` has more than one LAN link to it (E reaches A over UDP only)."""
+    time.sleep(2)  # a pair's dials settle within a tick or two
+    for node in nodes:
+        counts = lan_links(node)
+        doubled = {short: count for short, count in counts.items() if count > 1}
+        print(f"  {node.name}: LAN links per LAN neighbour {sorted(c for c in counts.values() if c)}")
+        if doubled:
+            failures.append(f"{when}: {node.name} has {doubled} LAN links to a neighbour, not 1")
+
+
 def send_group(ns, payload, ttl):
     """Sends `payload` to the discovery group out of `lan0` in namespace `ns`, with `ttl`."""
     code = ("import socket,sys; s=socket.socket(socket.AF_INET,socket.SOCK_DGRAM); "
@@ -143,6 +162,8 @@ def main():
             failures.append("not every node found its neighbours")
         if (by_name["X"].status() or {}).get("neighbourCount", 0) != 0:
             failures.append("X, on the other bridge, has a neighbour")
+        lan_nodes = [by_name[n] for n in ("A", "B", "C", "D", "F")]
+        check_one_link_per_pair(lan_nodes, failures, "at start")
 
         receivers = [node for node in nodes if node.name != "E"]
         watches = [Watch(node, os.path.join(node.dir, "watch.jsonl")) for node in receivers]
@@ -199,6 +220,7 @@ def main():
         if not wait_neighbours({by_name[n]: count for n, count in wanted.items()}, options.wait):
             failures.append("after B's restart not every node had its neighbours back")
         print(f"  every node had its neighbours back after {time.time() - restart_at:.1f} s")
+        check_one_link_per_pair(lan_nodes, failures, "after B's restart")
 
         if options.outage:
             print(f"== D's interface down for {options.outage:g} s")

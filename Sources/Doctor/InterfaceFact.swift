@@ -20,12 +20,15 @@ public struct InterfaceState: Equatable, Sendable {
     public var multicast: Bool
     /// Its IPv4 addresses, dotted.
     public var ipv4: [String]
+    /// Its IPv4 addresses with their prefix lengths (`192.168.1.20/24`).
+    public var networks: [AddressPrefix]
 
     /// Creates the state.
-    public init(up: Bool, running: Bool, multicast: Bool, ipv4: [String]) {
+    public init(up: Bool, running: Bool, multicast: Bool, ipv4: [String], networks: [AddressPrefix] = []) {
         self.up = up
         self.running = running
         self.multicast = multicast
         self.ipv4 = ipv4
+        self.networks = networks
     }
 }

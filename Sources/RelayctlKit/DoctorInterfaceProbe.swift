@@ -26,6 +26,13 @@ enum DoctorInterfaceProbe {
                     _ = inet_ntop(AF_INET, &raw, &text, socklen_t(text.count))
                 }
                 current.ipv4.append(String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+                if let mask = entry.pointee.ifa_netmask, mask.pointee.sa_family == sa_family_t(AF_INET) {
+                    let (addressBits, maskBits) = (
+                        address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt32(bigEndian: $0.pointee.sin_addr.s_addr) },
+                        mask.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt32(bigEndian: $0.pointee.sin_addr.s_addr) })
+                    current.networks.append(AddressPrefix(bytes: (0..<4).map { UInt8(truncatingIfNeeded: addressBits >> (24 - 8 * $0)) },
+                                                          length: maskBits.nonzeroBitCount))
+                }
             }
             state = current
         }

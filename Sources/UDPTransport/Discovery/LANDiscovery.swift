@@ -4,7 +4,8 @@ import MeshLink
 /// "LAN discovery"). It decides when to announce (a jittered period from an injected random
 /// source), which announcers to dial (at most `maxNeighbours`, never ourselves, nor one already
 /// linked or lately failed, one announcement per source per `sourceInterval`), and when to forget
-/// them. Time is a `Duration` since an arbitrary origin, given by the caller; no sockets.
+/// them. Of two announcers only the one with the lower instance tag dials; the other waits
+/// `dialFallback` for it before dialling itself, so a pair keeps one link. Time is a `Duration` since an arbitrary origin, given by the caller; no sockets.
 public struct LANDiscovery: Sendable {
     /// Something the transport must do.
     public enum Action: Equatable, Sendable {
@@ -27,8 +28,12 @@ public struct LANDiscovery: Sendable {
             case linked
             /// Its dial failed: not dialled again before `until`.
             case heldOff(until: Duration)
+            /// Its tag is lower, so it dials us: dialled by us only if no link is up at `until`.
+            case waiting(until: Duration)
         }
         var port: UInt16
+        /// Its instance tag, from its latest announcement: the lower of two tags dials.
+        var tag: UInt32
         var lastHeard: Duration
         var state: State
     }
@@ -39,6 +44,7 @@ public struct LANDiscovery: Sendable {
     public private(set) var counters = LANDiscoveryCounters()
     private(set) var announcers: [UInt32: Announcer] = [:]
     private var nextAnnouncement: Duration = .zero
+    private var lastAnnouncement: Duration?
     private var random: any RandomNumberGenerator & Sendable
 
     /// Creates discovery; the first announcement is due at time zero. Jitter comes from `random`.
@@ -54,6 +60,9 @@ public struct LANDiscovery: Sendable {
     public var neighbourCount: Int {
         announcers.values.count { if case .heard = $0.state { false } else if case .heldOff = $0.state { false } else { true } }
     }
+
+    /// Whether this node dials an announcer with `tag`: the lower instance tag of the two dials.
+    func dialsFirst(_ tag: UInt32) -> Bool { configuration.announcement.instanceTag < tag }
 
     /// The endpoint an announcer at `address` is dialled on.
     func endpoint(_ address: UInt32, _ announcer: Announcer) -> UDPEndpoint? {
@@ -93,8 +102,9 @@ public struct LANDiscovery: Sendable {
                 return []
             }
             announcers[source]?.lastHeard = now
+            announcers[source]?.tag = announcement.instanceTag
             switch known.state {
-            case .heard, .heldOff: announcers[source]?.port = announcement.port
+            case .heard, .heldOff, .waiting: announcers[source]?.port = announcement.port
             case .dialling, .linked: break
             }
         } else {
@@ -102,7 +112,10 @@ public struct LANDiscovery: Sendable {
                 counters.announcementsLimited += 1
                 return []
             }
-            announcers[source] = Announcer(port: announcement.port, lastHeard: now, state: .heard)
+            announcers[source] = Announcer(port: announcement.port, tag: announcement.instanceTag, lastHeard: now, state: .heard)
+            // It may not have heard us yet: announce at once, but never twice within `sourceInterval`.
+            let soonest = lastAnnouncement.map { $0 + configuration.sourceInterval } ?? now
+            nextAnnouncement = min(nextAnnouncement, max(now, soonest))
         }
         return dialIfDue(source, now: now, isLinked: isLinked)
     }
@@ -114,6 +127,7 @@ public struct LANDiscovery: Sendable {
         if now >= nextAnnouncement {
             actions.append(.announce(configuration.announcement.encoded()))
             counters.announcementsSent += 1
+            lastAnnouncement = now
             nextAnnouncement = now + drawInterval()
         }
         for address in announcers.keys.sorted() {
@@ -129,8 +143,23 @@ public struct LANDiscovery: Sendable {
                     actions.append(.forget(endpoint))
                 }
             case .linked:
-                // The link went down: dial it (again, when it was ours) until the dial times out.
+                // The link went down: the lower tag dials it (again, when it was ours) until the
+                // dial times out; the higher waits for that first.
                 if !isLinked(endpoint) {
+                    if dialsFirst(announcer.tag) {
+                        announcers[address]?.state = .dialling(since: now)
+                        counters.discoveryDials += 1
+                        actions.append(.dial(endpoint))
+                    } else {
+                        let until = now + configuration.dialFallback
+                        announcers[address]?.state = .waiting(until: until)
+                    }
+                }
+            case .waiting(let until):
+                if isLinked(endpoint) {
+                    announcers[address]?.state = .linked
+                } else if now >= until {
+                    // It did not dial us (it cannot reach us, or has no room): we dial.
                     announcers[address]?.state = .dialling(since: now)
                     counters.discoveryDials += 1
                     actions.append(.dial(endpoint))
@@ -145,14 +174,14 @@ public struct LANDiscovery: Sendable {
             guard let announcer = announcers[address] else { continue }
             switch announcer.state {
             case .heard, .heldOff: actions += dialIfDue(address, now: now, isLinked: isLinked)
-            case .dialling, .linked: break
+            case .dialling, .linked, .waiting: break
             }
         }
         return actions
     }
 
-    /// Dials a heard announcer (or one whose hold-off is over) when there is room; marks one that
-    /// already has a link (it dialled us) as linked.
+    /// Dials a heard announcer (or one whose hold-off is over) when there is room, if our tag is the
+    /// lower, else waits for it to dial us; marks one that already has a link (it dialled us) as linked.
     private mutating func dialIfDue(_ address: UInt32, now: Duration, isLinked: (UDPEndpoint) -> Bool) -> [Action] {
         guard let announcer = announcers[address], let endpoint = endpoint(address, announcer) else { return [] }
         switch announcer.state {
@@ -166,6 +195,11 @@ public struct LANDiscovery: Sendable {
             return []
         }
         guard neighbourCount < configuration.maxNeighbours else { return [] }
+        guard dialsFirst(announcer.tag) else {
+            let until = now + configuration.dialFallback
+            announcers[address]?.state = .waiting(until: until)
+            return []
+        }
         announcers[address]?.state = .dialling(since: now)
         counters.discoveryDials += 1
         return [.dial(endpoint)]
@@ -178,7 +212,7 @@ public struct LANDiscovery: Sendable {
         let idle = announcers.filter {
             switch $0.value.state {
             case .heard, .heldOff: true
-            case .dialling, .linked: false
+            case .dialling, .linked, .waiting: false
             }
         }
         guard let victim = idle.min(by: { ($0.value.lastHeard, $0.key) < ($1.value.lastHeard, $1.key) })?.key else { return false }

@@ -28,6 +28,8 @@ public struct LANDiscoveryConfiguration: Equatable, Sendable {
     public var sourceInterval: Duration
     /// A dial that has no link after this long fails.
     public var dialTimeout: Duration
+    /// How long the announcer with the higher instance tag waits for the lower to dial before it dials.
+    public var dialFallback: Duration
     /// A failed announcer is not dialled again for this long.
     public var failureHoldoff: Duration
     /// An announcer neither dialled nor linked is forgotten when silent this long.
@@ -37,7 +39,7 @@ public struct LANDiscoveryConfiguration: Equatable, Sendable {
     public init(
         announcement: LANAnnouncement, address: UInt32, subnet: IPv4Subnet, announceInterval: Duration = .seconds(5),
         jitter: Double = 0.25, maxNeighbours: Int = 16, maxAnnouncers: Int = 64, sourceInterval: Duration = .seconds(1),
-        dialTimeout: Duration = .seconds(5), failureHoldoff: Duration = .seconds(20), staleAfter: Duration = .seconds(20)
+        dialTimeout: Duration = .seconds(5), dialFallback: Duration = .seconds(10), failureHoldoff: Duration = .seconds(20), staleAfter: Duration = .seconds(20)
     ) {
         self.announcement = announcement
         self.address = address
@@ -48,6 +50,7 @@ public struct LANDiscoveryConfiguration: Equatable, Sendable {
         self.maxAnnouncers = max(1, maxAnnouncers)
         self.sourceInterval = sourceInterval
         self.dialTimeout = dialTimeout
+        self.dialFallback = dialFallback
         self.failureHoldoff = failureHoldoff
         self.staleAfter = staleAfter
     }

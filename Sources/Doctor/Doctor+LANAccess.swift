@@ -1,0 +1,73 @@
+/// Whether LAN datagrams can reach meshnoded: the unit's address rules and the host firewall.
+extension Doctor {
+    /// The finding that skips a LAN check when there is no LAN interface to judge; nil when there is.
+    static func lanSkip(_ check: DoctorCheck, setup: DoctorSetup) -> DoctorFinding? {
+        guard setup.usesLAN else { return DoctorFinding(check, .skip, "not used: meshnoded runs on \(setup.transport)") }
+        guard !setup.lanInterface.isEmpty else { return DoctorFinding(check, .skip, "[lan] runs on loopback (no interface configured)") }
+        return nil
+    }
+
+    static func lanUnitRules(_ fact: UnitAddressFact, interface: InterfaceFact, setup: DoctorSetup) -> DoctorFinding {
+        if let skip = lanSkip(.lanUnitRules, setup: setup) { return skip }
+        if case .unknown(let why) = fact { return DoctorFinding(.lanUnitRules, .skip, "not checked: \(why)") }
+        guard case .present(let state) = interface, !state.networks.isEmpty else {
+            return DoctorFinding(.lanUnitRules, .skip, "not checked: \(setup.lanInterface) has no IPv4 subnet")
+        }
+        let wanted = state.networks.map(\.masked).map { ($0, "\(setup.lanInterface)'s subnet") }
+            + (setup.lanDiscovery ? [(AddressPrefix(ipv4: "224.0.0.254")!, "the discovery group")] : [])
+        let judged = wanted.map { ($0.0, $0.1, fact.verdict(for: $0.0) ?? .allowed) }
+        // As a unit file writes them: a single address without its /32.
+        let allow = wanted.map { $0.0.length == 32 ? $0.0.bytes.map(String.init).joined(separator: ".") : "\($0.0)" }.joined(separator: " ")
+        let fix = "add IPAddressAllow=\(allow) in a drop-in (systemd/lan.conf; OPERATIONS.md, \"Several Pis on one LAN\"), "
+            + "then systemctl daemon-reload && systemctl restart meshnoded"
+        if let denied = judged.first(where: { $0.2 == .denied }) {
+            return DoctorFinding(.lanUnitRules, .fail, "\(setup.unit)'s IPAddressDeny= drops \(denied.0) (\(denied.1)): its datagrams never reach meshnoded",
+                                 fix: fix)
+        }
+        if let partly = judged.first(where: { $0.2 == .partly }) {
+            return DoctorFinding(.lanUnitRules, .warn, "\(setup.unit)'s IPAddressDeny= drops part of \(partly.0) (\(partly.1))", fix: fix)
+        }
+        return DoctorFinding(.lanUnitRules, .ok, "\(setup.unit) lets \(wanted.map { "\($0.0)" }.joined(separator: " and ")) in")
+    }
+
+    static func lanFirewall(_ fact: FirewallFact, setup: DoctorSetup) -> DoctorFinding {
+        if let skip = lanSkip(.lanFirewall, setup: setup) { return skip }
+        let chains: [FirewallChain]
+        switch fact {
+        case .notRead(let why): return DoctorFinding(.lanFirewall, .skip, "not checked: \(why)")
+        case .nftables(let read): chains = read
+        }
+        let ports = [setup.lanPort] + (setup.lanDiscovery ? [UInt16(7100)] : [])
+        let shown = ports.map(String.init).joined(separator: ", ")
+        var unclear: String?
+        for chain in chains {
+            for port in ports {
+                switch chain.outcome(port: port, interface: setup.lanInterface) {
+                case .accepted: continue
+                case .dropped(let rule):
+                    let by = rule.map { "its rule \($0 + 1)" } ?? "its policy drop, no rule accepting it"
+                    return DoctorFinding(.lanFirewall, .fail, "nftables chain \(chain.name) drops UDP port \(port) on \(setup.lanInterface) (\(by))",
+                                         fix: "nft insert rule \(chain.name) iifname \(setup.lanInterface) udp dport { \(shown) } accept "
+                                             + "(and the same in /etc/nftables.conf)")
+                case .unclear(let rule):
+                    unclear = unclear ?? "not checked: rule \(rule + 1) of nftables chain \(chain.name) may decide UDP port \(port)"
+                }
+            }
+        }
+        if let unclear { return DoctorFinding(.lanFirewall, .skip, unclear) }
+        let seen = chains.isEmpty ? "nftables has no input chain" : "nftables accepts UDP port\(ports.count > 1 ? "s" : "") \(shown) on \(setup.lanInterface)"
+        return DoctorFinding(.lanFirewall, .ok, seen + " (iptables-legacy rules are not read)")
+    }
+}
+
+extension AddressPrefix {
+    /// The network: host bits cleared.
+    var masked: AddressPrefix {
+        var bytes = bytes
+        for index in bytes.indices {
+            let used = min(max(length - index * 8, 0), 8)
+            bytes[index] &= UInt8(truncatingIfNeeded: 0xFF << (8 - used))
+        }
+        return AddressPrefix(bytes: bytes, length: length)
+    }
+}
