@@ -56,7 +56,7 @@ struct ConfigFileTests {
         Case(text: "[lan]\ninterface = eth0/1\n",
              error: "meshnoded.conf:2: invalid value 'eth0/1' for 'interface' in [lan]: expected an interface name such as eth0 (at most 15 of A-Z, a-z, 0-9, '.', '_', '-'), or nothing"),
         Case(text: "[lan]\npeers = 224.0.0.251:7101\n",
-             error: "meshnoded.conf:2: invalid value '224.0.0.251:7101' for 'peers' in [lan]: expected host:port items such as 192.168.1.20:7101, 127.0.0.1:7101 or [::1]:7101"),
+             error: "meshnoded.conf:2: invalid value '224.0.0.251:7101' for 'peers' in [lan]: expected host:port items such as 192.168.1.20:7101, [fe80::1%eth0]:7101, 127.0.0.1:7101 or [::1]:7101"),
         Case(text: "[udp]\nneighbours = 192.168.1.20:7001\n",
              error: "meshnoded.conf:2: invalid value '192.168.1.20:7001' for 'neighbours' in [udp]: expected loopback host:port items such as 127.0.0.1:7002 or [::1]:7002"),
         Case(text: "[lan]\nport = 7101\npeers = 127.0.0.1:7101\n",
