@@ -48,7 +48,7 @@ struct ConfigFileTests {
         Case(text: "[lan]\npeers = 192.168.1.20:7101\n",
              error: "meshnoded.conf: [lan] peer 192.168.1.20:7101 is not loopback; set [lan] interface to reach a LAN"),
         Case(text: "[lan]\ninterface = eth0\npeers = [::1]:7101\n",
-             error: "meshnoded.conf: [lan] peer [::1]:7101 is not IPv4, as [lan] interface is"),
+             error: "meshnoded.conf: [lan] peer [::1]:7101 is neither IPv4 nor IPv6 link-local, as [lan] interface needs"),
         Case(text: "[lan]\ninterface = eth0\ndiscovery = off\n", error: nil),
         Case(text: "[lan]\ndiscovery = sometimes\n",
              error: "meshnoded.conf:2: invalid value 'sometimes' for 'discovery' in [lan]: expected true or false"),
