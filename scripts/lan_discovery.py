@@ -13,6 +13,8 @@ off, so link-local addresses are usable at once); every LAN node runs
     X            on br1, discovery on: must find no one
     G, H         on br2, IPv6 link-local addresses alone: must find each other; G's broadcast
                  reaches H once
+    K            on br2, IPv6 disabled, 10.78.0.2/24: heard by G only once G gets 10.78.0.1/24
+                 after start (a late DHCP lease): then G and K must link over IPv4
 
 E sends one broadcast: A, B, C and D must each deliver it exactly once (hops 0 at A; 1 or 2 at
 the others, as managed relaying goes), F exactly once after two LAN hops (A to C, C to F; its
@@ -62,7 +64,7 @@ class Namespaces:
         self.made.append(name)
         ip("-n", name, "link", "set", "lo", "up")
 
-    def node(self, name, bridge, host, ipv6=True):
+    def node(self, name, bridge, host, ipv6=True, subnet=SUBNET):
         """A namespace for node `name` with `lan0` on `bridge`, at SUBNET.host/24 unless `host` is
         None, with IPv6 unless `ipv6` is false; returns its name."""
         ns = f"{self.tag}-{name}"
@@ -73,7 +75,7 @@ class Namespaces:
         sysctl = "net.ipv6.conf.lan0.accept_dad=0" if ipv6 else "net.ipv6.conf.lan0.disable_ipv6=1"
         subprocess.run(["ip", "netns", "exec", ns, "sysctl", "-qw", sysctl], check=True, stdin=subprocess.DEVNULL)
         if host is not None:
-            ip("-n", ns, "addr", "add", f"{SUBNET}.{host}/24", "dev", "lan0")
+            ip("-n", ns, "addr", "add", f"{subnet}.{host}/24", "dev", "lan0")
         ip("-n", ns, "link", "set", "lan0", "up")
         return ns
 
@@ -122,9 +124,10 @@ def send_group(ns, payload, ttl, ipv6=False):
 
 
 def link_addresses(node):
-    """The remote addresses of the node's links, sorted."""
+    """The remote addresses of the node's links, sorted, each once (two nodes that dial each other
+    at once have a link in each role)."""
     peers = node.ctl("peers") or {}
-    return sorted(link.get("address", "") for n in peers.get("neighbours", []) for link in n.get("links", []))
+    return sorted({link.get("address", "") for n in peers.get("neighbours", []) for link in n.get("links", [])})
 
 
 def lan(*more):
@@ -148,13 +151,14 @@ def main():
         ns["X"] = namespaces.node("X", "br1", 9)
         ns["G"] = namespaces.node("G", "br2", None)
         ns["H"] = namespaces.node("H", "br2", None)
+        ns["K"] = namespaces.node("K", "br2", 2, ipv6=False, subnet="10.78.0")
         spec = [
             ("A", ns["A"], ["--transport", "lan,udp", "--lan.interface", "lan0", "--udp-port", "7002"]),
             ("B", ns["B"], lan()), ("C", ns["C"], lan()), ("D", ns["D"], lan()),
             ("E", ns["A"], ["--transport", "udp", "--udp-port", "7001", "--neighbours", "127.0.0.1:7002"]),
             ("F", ns["F"], lan("--lan.discovery", "off", "--lan.peers", f"{SUBNET}.3:7101")),
             ("X", ns["X"], lan()),
-            ("G", ns["G"], lan()), ("H", ns["H"], lan()),
+            ("G", ns["G"], lan()), ("H", ns["H"], lan()), ("K", ns["K"], lan()),
         ]
         nodes = [NamespaceNode(options.bin, work, name, space, flags) for name, space, flags in spec]
         by_name = {node.name: node for node in nodes}
@@ -167,9 +171,10 @@ def main():
               + ", ".join(f"{n.name} {(n.status() or {}).get('neighbourCount')}" for n in nodes))
         if not found:
             failures.append("not every node found its neighbours")
-        if (by_name["X"].status() or {}).get("neighbourCount", 0) != 0:
-            failures.append("X, on the other bridge, has a neighbour")
-        # B's links: A and C over link-local IPv6, D (IPv6 off) over IPv4; G's to H link-local.
+        for name in ("X", "K"):
+            if (by_name[name].status() or {}).get("neighbourCount", 0) != 0:
+                failures.append(f"{name} has a neighbour (X: on the other bridge; K: before G's lease)")
+        # B's links: to A and C over link-local IPv6, to D (IPv6 off) over IPv4; G's to H link-local.
         for name, v6, v4 in (("B", 2, 1), ("G", 1, 0)):
             addresses = link_addresses(by_name[name])
             print(f"  {name}'s links: {', '.join(addresses)}")
@@ -215,6 +220,10 @@ def main():
         if from_g != {"H": 1}:
             failures.append(f"G's broadcast reached {from_g}, not H once")
 
+        print("== G gets 10.78.0.1/24 (a late DHCP lease)")
+        ip("-n", ns["G"], "addr", "add", "10.78.0.1/24", "dev", "lan0")
+        lease_at = time.time()
+
         print("== hostile announcements from B's namespace")
         before = discovery_counters(by_name["A"])
         uuid = bytes.fromhex("8f2c00015e1a4c7b9d3e6d657368ee01")
@@ -240,6 +249,10 @@ def main():
         if not wait_neighbours({by_name[n]: count for n, count in wanted.items()}, options.wait):
             failures.append("after B's restart not every node had its neighbours back")
         print(f"  every node had its neighbours back after {time.time() - restart_at:.1f} s")
+
+        if not wait_neighbours({by_name["G"]: 2, by_name["K"]: 1}, options.wait):
+            failures.append("G and K did not link after G's lease")
+        print(f"  G and K linked {time.time() - lease_at:.1f} s after G's lease: G's links {', '.join(link_addresses(by_name['G']))}")
 
         if options.outage:
             print(f"== D's interface down for {options.outage:g} s")

@@ -80,6 +80,13 @@ struct UDPSocket: Sendable {
         // caps the size at net.core.rmem_max; a smaller buffer still works, so a refusal is no error.
         var receiveBuffer = Int32(Self.receiveBufferBytes)
         _ = setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &receiveBuffer, socklen_t(MemoryLayout<Int32>.size))
+        if device != nil {
+            // Bound to the wildcard address, the socket would also read datagrams sent to this port
+            // at a group discovery's sockets joined; it joins none, and takes no other's.
+            var zero: Int32 = 0
+            _ = setsockopt(fd, Int32(IPPROTO_IP), IP_MULTICAST_ALL, &zero, socklen_t(MemoryLayout<Int32>.size))
+            if dualStack { _ = setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_MULTICAST_ALL, &zero, socklen_t(MemoryLayout<Int32>.size)) }
+        }
         return UDPSocket(fd: fd, dualStack: dualStack)
     }
 

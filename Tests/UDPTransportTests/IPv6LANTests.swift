@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 import MeshLink
 import MeshProtocol
 import Testing
@@ -193,4 +194,70 @@ struct IPv6LANTests {
         #expect(GroupSocketTests.ttl(hops) == 255)
         #expect(GroupSocketTests.ttl(GroupSocketTests.record(level: Int32(IPPROTO_IP), type: IPV6_HOPLIMIT, value: 255)) == nil)
     }
+}
+
+/// ``InterfaceTransport`` reading its interface's addresses again: a change goes to the running
+/// transport; a replaced interface gets a new one, its links reported down first.
+@Suite("A transport on an interface follows its addresses")
+struct InterfaceFollowTests {
+    @Test("A lease after start is followed on the running transport; a new interface index makes a new transport")
+    func followsThenRestarts() throws {
+        let v6Only = InterfaceAddress(name: "eth9", index: 4, linkLocal: [IPv6LANTests.peer])
+        let leased = InterfaceAddress(name: "eth9", index: 4, address: 0xC0A8_0107, subnet: IPv6LANTests.subnet,
+                                      linkLocal: [IPv6LANTests.peer])
+        var replaced = leased
+        replaced.index = 5
+        let current = Mutex(v6Only)
+        let made = Mutex<[FollowingStub]>([])
+        let events = Mutex<[String]>([])
+        let transport = InterfaceTransport(
+            interface: "eth9", lookup: { _ throws(InterfaceAddressError) in current.withLock { $0 } },
+            make: { found in
+                let stub = FollowingStub(made: found)
+                made.withLock { $0.append(stub) }
+                return stub
+            })
+        try transport.start { event in
+            if case .linkDown(let id, let reason) = event { events.withLock { $0.append("down \(id) \(reason)") } }
+        }
+        #expect(transport.status.summary == "running on eth9 (fe80::2)")
+        transport.checkAddressesNow()
+        #expect(made.withLock { $0.count } == 1 && made.withLock { $0[0].follows }.isEmpty)
+
+        current.withLock { $0 = leased }
+        transport.checkAddressesNow()
+        #expect(made.withLock { $0.count } == 1 && made.withLock { $0[0].follows } == [leased])
+        #expect(transport.status.summary == "running on eth9 (192.168.1.7, fe80::2)")
+
+        made.withLock { $0[0] }.emit(.linkUp(LinkInfo(id: LinkID(3), role: .central, remoteAddress: "[fe80::3%eth9]:7101", mtu: 185)))
+        current.withLock { $0 = replaced }
+        transport.checkAddressesNow()
+        let stubs = made.withLock { $0 }
+        #expect(stubs.count == 2 && stubs[0].stopped && !stubs[1].stopped && stubs[1].made == replaced)
+        #expect(events.withLock { $0 } == ["down link#3 interface eth9 replaced"])
+        transport.stop()
+        #expect(stubs[1].stopped)
+    }
+}
+
+/// A transport that records the addresses it was made with and told to follow.
+private final class FollowingStub: MeshTransport, InterfaceFollowing {
+    private struct State {
+        var handler: (@Sendable (TransportEvent) -> Void)?
+        var follows: [InterfaceAddress] = []
+        var stopped = false
+    }
+    let made: InterfaceAddress
+    private let state = Mutex(State())
+
+    init(made: InterfaceAddress) { self.made = made }
+    var follows: [InterfaceAddress] { state.withLock { $0.follows } }
+    var stopped: Bool { state.withLock { $0.stopped } }
+    func emit(_ event: TransportEvent) { state.withLock { $0.handler }?(event) }
+
+    func start(handler: @escaping @Sendable (TransportEvent) -> Void) throws { state.withLock { $0.handler = handler } }
+    func send(_ frame: [UInt8], on link: LinkID) -> SendOutcome { .sent }
+    func disconnect(_ link: LinkID) {}
+    func stop() { state.withLock { $0.stopped = true } }
+    func follow(_ address: InterfaceAddress) { state.withLock { $0.follows.append(address) } }
 }
