@@ -69,7 +69,8 @@ public enum UDPSettingsError: Error, Equatable, Sendable, CustomStringConvertibl
         switch self {
         case .endpoint(let error): "bad bind address: \(error)"
         case .interface(let error): "\(error)"
-        case .peerOutsideSubnet(let peer, let interface, let subnet): "peer \(peer) is outside \(interface)'s subnet \(subnet)"
+        case .peerOutsideSubnet(let peer, let interface, let subnet):
+            peer.family == .ipv4 ? "peer \(peer) is outside \(interface)'s subnet \(subnet)" : "peer \(peer) is no link-local address on \(interface)"
         }
     }
 }
