@@ -44,7 +44,7 @@ extension ConfigSchema {
                         guard let endpoint = try? UDPEndpoint(parsing: item, anyUnicast: !udp) else {
                             throw InvalidValue(expected: udp
                                 ? "loopback host:port items such as 127.0.0.1:7002 or [::1]:7002"
-                                : "host:port items such as 192.168.1.20:7101, [fe80::1%eth0]:7101, 127.0.0.1:7101 or [::1]:7101")
+                                : "host:port items such as 192.168.1.20:7101, [fe80::1]:7101, 127.0.0.1:7101 or [::1]:7101")
                         }
                         if !endpoints.contains(endpoint) { endpoints.append(endpoint) }
                     }
