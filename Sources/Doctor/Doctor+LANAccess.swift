@@ -10,14 +10,17 @@ extension Doctor {
     static func lanUnitRules(_ fact: UnitAddressFact, interface: InterfaceFact, setup: DoctorSetup) -> DoctorFinding {
         if let skip = lanSkip(.lanUnitRules, setup: setup) { return skip }
         if case .unknown(let why) = fact { return DoctorFinding(.lanUnitRules, .skip, "not checked: \(why)") }
-        guard case .present(let state) = interface, !state.networks.isEmpty else {
-            return DoctorFinding(.lanUnitRules, .skip, "not checked: \(setup.lanInterface) has no IPv4 subnet")
+        guard case .present(let state) = interface, !state.networks.isEmpty || !state.linkLocal.isEmpty else {
+            return DoctorFinding(.lanUnitRules, .skip, "not checked: \(setup.lanInterface) has no IPv4 subnet and no link-local address")
         }
-        let wanted = state.networks.map(\.masked).map { ($0, "\(setup.lanInterface)'s subnet") }
-            + (setup.lanDiscovery ? [(AddressPrefix(ipv4: "224.0.0.254")!, "the discovery group")] : [])
+        var wanted = state.networks.map(\.masked).map { ($0, "\(setup.lanInterface)'s subnet") }
+        if setup.lanDiscovery, !state.networks.isEmpty { wanted.append((AddressPrefix(ipv4: "224.0.0.254")!, "the discovery group")) }
+        if !state.linkLocal.isEmpty {
+            wanted.append((AddressPrefix.ipv6LinkLocal, "IPv6 link-local"))
+            if setup.lanDiscovery { wanted.append((AddressPrefix.ipv6DiscoveryGroup, "the IPv6 discovery group")) }
+        }
         let judged = wanted.map { ($0.0, $0.1, fact.verdict(for: $0.0) ?? .allowed) }
-        // As a unit file writes them: a single address without its /32.
-        let allow = wanted.map { $0.0.length == 32 ? $0.0.bytes.map(String.init).joined(separator: ".") : "\($0.0)" }.joined(separator: " ")
+        let allow = wanted.map(\.0.unitFileText).joined(separator: " ")
         let fix = "add IPAddressAllow=\(allow) in a drop-in (systemd/lan.conf; OPERATIONS.md, \"Several Pis on one LAN\"), "
             + "then systemctl daemon-reload && systemctl restart meshnoded"
         if let denied = judged.first(where: { $0.2 == .denied }) {
@@ -61,6 +64,17 @@ extension Doctor {
 }
 
 extension AddressPrefix {
+    /// fe80::/10, IPv6 link-local unicast: where LAN peers without IPv4 dial from.
+    static let ipv6LinkLocal = AddressPrefix(bytes: [0xFE, 0x80] + [UInt8](repeating: 0, count: 14), length: 10)
+    /// ff02::114, LAN discovery's IPv6 group (PROTOCOL.md Part I).
+    static let ipv6DiscoveryGroup = AddressPrefix(bytes: [0xFF, 0x02] + [UInt8](repeating: 0, count: 12) + [0x01, 0x14], length: 128)
+
+    /// As a unit file writes it: a single address without its /32 or /128.
+    var unitFileText: String {
+        let text = description
+        return length == bytes.count * 8 ? String(text.prefix { $0 != "/" }) : text
+    }
+
     /// The network: host bits cleared.
     var masked: AddressPrefix {
         var bytes = bytes

@@ -41,10 +41,41 @@ struct DoctorLANAccessTests {
         #expect(Self.unitRules(fact, setup: setup).severity == .ok)
     }
 
+    /// An interface with a link-local IPv6 address as well (or alone): fe80::/10 and ff02::114 are judged too.
+    @Test("IPv6 link-local needs fe80::/10 and the IPv6 group", arguments: [
+        (true, ["127.0.0.0/8", "192.168.1.0/24", "224.0.0.254"], [String](), DoctorSeverity.fail, "drops fe80:0:0:0:0:0:0:0/10"),
+        (true, ["127.0.0.0/8", "192.168.1.0/24", "224.0.0.254"], ["fe80::/10"], .fail, "the IPv6 discovery group"),
+        (true, ["127.0.0.0/8", "192.168.1.0/24", "224.0.0.254"], ["fe80::/10", "ff02::114"], .ok, "lets"),
+        (false, ["127.0.0.0/8"], ["fe80::/10", "ff02::114"], .ok, "lets fe80"),
+        (false, ["127.0.0.0/8"], ["fe80::/64", "ff02::114"], .warn, "drops part of fe80"),
+    ] as [(Bool, [String], [String], DoctorSeverity, String)])
+    func linkLocal(_ withIPv4: Bool, _ allow4: [String], _ allow6: [String], _ severity: DoctorSeverity, _ mentions: String) {
+        let interface = InterfaceFact.present(InterfaceState(
+            up: true, running: true, multicast: true, ipv4: withIPv4 ? ["192.168.1.20"] : [],
+            networks: withIPv4 ? Self.prefixes("192.168.1.20/24") : [], linkLocal: ["fe80::2"]))
+        let allow = allow4.map { AddressPrefix(ipv4: $0)! } + allow6.map(Self.ipv6)
+        let fact = UnitAddressFact.rules(allow: allow, deny: Self.prefixes("0.0.0.0/0") + [Self.ipv6("::/0")])
+        let finding = Self.unitRules(fact, interface: interface)
+        #expect(finding.severity == severity, "\(finding)")
+        #expect(finding.summary.contains(mentions), "\(finding)")
+        if severity == .fail { #expect(finding.fix?.contains("fe80:0:0:0:0:0:0:0/10 ff02:0:0:0:0:0:0:114") == true, "\(finding)") }
+    }
+
+    /// An IPv6 prefix from `fe80::/10` text (inet_pton's job, done here with the two forms the test uses).
+    static func ipv6(_ text: String) -> AddressPrefix {
+        let parts = text.split(separator: "/")
+        let length = parts.count == 2 ? Int(parts[1])! : 128
+        let halves = parts[0].split(separator: "::", omittingEmptySubsequences: false)
+        func groups(_ half: Substring) -> [UInt16] { half.split(separator: ":").map { UInt16($0, radix: 16)! } }
+        let head = groups(halves[0]), tail = halves.count > 1 ? groups(halves[1]) : []
+        let all = head + [UInt16](repeating: 0, count: 8 - head.count - tail.count) + tail
+        return AddressPrefix(bytes: all.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }, length: length)
+    }
+
     @Test("no LAN interface, or no subnet on it: skipped", arguments: [
         (DoctorSetup(transport: "bluez"), eth0, "not used"),
         (DoctorSetup(transport: "lan"), eth0, "loopback"),
-        (lan, InterfaceFact.missing(others: ["lo"]), "no IPv4 subnet"),
+        (lan, InterfaceFact.missing(others: ["lo"]), "no IPv4 subnet and no link-local address"),
     ])
     func skipped(_ setup: DoctorSetup, _ interface: InterfaceFact, _ mentions: String) {
         let unit = Self.unitRules(Self.shipped, setup: setup, interface: interface)

@@ -14,9 +14,9 @@ struct LANDiscoveryTests {
     /// The lowest tag: this node dials every announcer first, unless a test says otherwise.
     static let ownID: UInt32 = 0
 
-    static func host(_ last: UInt32) -> UInt32 { 0xC0A8_0100 | last }
+    static func host(_ last: UInt32) -> AnnouncementSource { .ipv4(0xC0A8_0100 | last) }
     static func endpoint(_ last: UInt32, port: UInt16 = 7101) -> UDPEndpoint {
-        UDPEndpoint(ipv4: host(last), port: port, within: subnet)!
+        UDPEndpoint(ipv4: 0xC0A8_0100 | last, port: port, within: subnet)!
     }
     static func announcement(id: UInt32, port: UInt16 = 7101, uuid: [UInt8] = uuid) -> [UInt8] {
         LANAnnouncement(serviceUUID: uuid, instanceTag: id, port: port).encoded()
@@ -78,12 +78,12 @@ struct LANDiscoveryTests {
     func refusals(_ refusal: Refusal) {
         var discovery = Self.discovery()
         var bytes = Self.announcement(id: 7)
-        var source: UInt32? = Self.host(20)
+        var source: AnnouncementSource? = Self.host(20)
         var ttl: Int? = 1
         switch refusal {
-        case .outsideSubnet: source = 0xC0A8_0214
+        case .outsideSubnet: source = .ipv4(0xC0A8_0214)
         case .routed: ttl = 63
-        case .ownAddress: source = Self.own
+        case .ownAddress: source = .ipv4(Self.own)
         case .ownShortID: bytes = Self.announcement(id: Self.ownID)
         case .noSource: source = nil
         case .foreignMesh: bytes = Self.announcement(id: 7, uuid: [UInt8](repeating: 0x42, count: 16))
@@ -302,8 +302,8 @@ struct LANDiscoveryTieBreakTests {
                       (3, 9, false, 0), (9, 3, false, 0), (3, 9, false, 7000), (0, .max, false, 1200)])
     func aPairLinksOnce(tagA: UInt32, tagB: UInt32, lowerReachesHigher: Bool, bStartsAfterMilliseconds: Int) {
         let hostA = Base.host(10), hostB = Base.host(20)
-        var a = Base.discovery(seed: 1, tag: tagA, address: hostA)
-        var b = Base.discovery(seed: 2, tag: tagB, address: hostB)
+        var a = Base.discovery(seed: 1, tag: tagA, address: 0xC0A8_0100 | 10)
+        var b = Base.discovery(seed: 2, tag: tagB, address: 0xC0A8_0100 | 20)
         let lowerIsA = tagA < tagB
         var links: [String] = []  // who dialled each link that came up
         var firstLinkAt: Duration?

@@ -32,17 +32,18 @@ public struct LANDiscovery: Sendable {
             case waiting(until: Duration)
         }
         var port: UInt16
-        /// Its instance tag, from its latest announcement: the lower of two tags dials.
+        /// Its instance tag, from its latest announcement: the lower of two tags dials, and one node
+        /// heard at two addresses (both families) is dialled once.
         var tag: UInt32
         var lastHeard: Duration
         var state: State
     }
 
     /// The rules and this node's announcement.
-    public let configuration: LANDiscoveryConfiguration
+    public private(set) var configuration: LANDiscoveryConfiguration
     /// What discovery has seen and done.
     public private(set) var counters = LANDiscoveryCounters()
-    private(set) var announcers: [UInt32: Announcer] = [:]
+    private(set) var announcers: [AnnouncementSource: Announcer] = [:]
     private var nextAnnouncement: Duration = .zero
     private var lastAnnouncement: Duration?
     private var random: any RandomNumberGenerator & Sendable
@@ -65,19 +66,33 @@ public struct LANDiscovery: Sendable {
     func dialsFirst(_ tag: UInt32) -> Bool { configuration.announcement.instanceTag < tag }
 
     /// The endpoint an announcer at `address` is dialled on.
-    func endpoint(_ address: UInt32, _ announcer: Announcer) -> UDPEndpoint? {
-        UDPEndpoint(ipv4: address, port: announcer.port, within: configuration.subnet)
+    func endpoint(_ address: AnnouncementSource, _ announcer: Announcer) -> UDPEndpoint? {
+        configuration.endpoint(address, port: announcer.port)
     }
 
-    /// Handles one datagram read from the group: `source` is its sender (nil when not IPv4),
-    /// `ttl` the TTL it arrived with when the kernel reported it, `isLinked` whether a link to an
-    /// endpoint is up now.
+    /// Takes the interface's addresses now (``InterfaceChange``); announcers no longer on its link
+    /// are forgotten, and their dials stopped.
+    public mutating func follow(address: UInt32?, subnet: IPv4Subnet, linkLocal: [IPv6Address]) -> [Action] {
+        let old = configuration
+        configuration.address = address
+        configuration.subnet = subnet
+        configuration.linkLocal = linkLocal
+        var actions: [Action] = []
+        for (source, announcer) in announcers.sorted(by: { $0.key < $1.key }) where endpoint(source, announcer) == nil {
+            announcers[source] = nil
+            if let endpoint = old.endpoint(source, port: announcer.port) { actions.append(.forget(endpoint)) }
+        }
+        return actions
+    }
+
+    /// Handles one datagram read from a group: `source` is its sender (nil when of another family
+    /// than the group's), `ttl` the TTL or hop limit it arrived with when the kernel reported it,
+    /// `isLinked` whether a link to an endpoint is up now.
     public mutating func receive(
-        _ bytes: [UInt8], from source: UInt32?, ttl: Int?, now: Duration, isLinked: (UDPEndpoint) -> Bool
+        _ bytes: [UInt8], from source: AnnouncementSource?, ttl: Int?, now: Duration, isLinked: (UDPEndpoint) -> Bool
     ) -> [Action] {
         counters.announcementsReceived += 1
-        guard let source, source != configuration.address, ttl == nil || ttl == 1,
-              let sender = UDPEndpoint(ipv4: source, port: 1, within: configuration.subnet), !sender.isLoopback else {
+        guard let source, configuration.accepts(source, ttl: ttl) else {
             counters.announcementsRejected += 1
             return []
         }
@@ -108,6 +123,17 @@ public struct LANDiscovery: Sendable {
             case .dialling, .linked: break
             }
         } else {
+            // The same node at another address (the other family, or a new address): one dial per
+            // node. A dialled or linked one keeps its address; an idle one gives way to the new.
+            if let (other, entry) = announcers.first(where: { $0.value.tag == announcement.instanceTag }) {
+                switch entry.state {
+                case .dialling, .linked, .waiting:
+                    counters.announcementsLimited += 1
+                    return []
+                case .heard, .heldOff:
+                    announcers[other] = nil
+                }
+            }
             guard makeRoom() else {
                 counters.announcementsLimited += 1
                 return []
@@ -124,7 +150,7 @@ public struct LANDiscovery: Sendable {
     /// announcers waiting for room, silent announcers forgotten.
     public mutating func tick(now: Duration, isLinked: (UDPEndpoint) -> Bool) -> [Action] {
         var actions: [Action] = []
-        if now >= nextAnnouncement {
+        if now >= nextAnnouncement, configuration.announceGroup != nil {
             actions.append(.announce(configuration.announcement.encoded()))
             counters.announcementsSent += 1
             lastAnnouncement = now
@@ -182,7 +208,7 @@ public struct LANDiscovery: Sendable {
 
     /// Dials a heard announcer (or one whose hold-off is over) when there is room, if our tag is the
     /// lower, else waits for it to dial us; marks one that already has a link (it dialled us) as linked.
-    private mutating func dialIfDue(_ address: UInt32, now: Duration, isLinked: (UDPEndpoint) -> Bool) -> [Action] {
+    private mutating func dialIfDue(_ address: AnnouncementSource, now: Duration, isLinked: (UDPEndpoint) -> Bool) -> [Action] {
         guard let announcer = announcers[address], let endpoint = endpoint(address, announcer) else { return [] }
         switch announcer.state {
         case .heard: break
