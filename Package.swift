@@ -105,7 +105,7 @@ let package = Package(
         .testTarget(name: "MeshConfigTests", dependencies: ["MeshConfig", "ControlProtocol", "MeshLink", "MeshTestSupport"]),
         .testTarget(name: "DoctorTests", dependencies: ["Doctor"]),
         .testTarget(name: "RelayctlKitTests", dependencies: [
-            "RelayctlKit", "ControlProtocol", "MeshConfig", "Doctor", "MeshTestSupport",
+            "RelayctlKit", "ControlProtocol", "MeshConfig", "Doctor", "DBusKit", "MeshTestSupport",
         ]),
         .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol", "MeshProtocol"]),
         .testTarget(name: "FragmenterTests", dependencies: ["MeshProtocol", "Fragmenter"]),

@@ -44,18 +44,18 @@ extension Doctor {
                                  fix: "set [lan] interface in the configuration to the LAN's interface (ip link)")
         case .present(let state) where !state.up:
             return DoctorFinding(.lanInterface, .fail, "\(name) is down", fix: "ip link set \(name) up (or bring the network up)")
-        case .present(let state) where state.ipv4.isEmpty:
-            return DoctorFinding(.lanInterface, .warn, "\(name) is up without an IPv4 address: meshnoded waits for one to bind",
-                                 fix: "give \(name) an IPv4 address (DHCP, or ip addr add ADDRESS/PREFIX dev \(name))")
+        case .present(let state) where state.ipv4.isEmpty && state.linkLocal.isEmpty:
+            return DoctorFinding(.lanInterface, .warn, "\(name) is up without an IPv4 or IPv6 link-local address: meshnoded waits for one",
+                                 fix: "turn IPv6 on for \(name) (sysctl net.ipv6.conf.\(name).disable_ipv6=0), or give it an IPv4 address (DHCP)")
         case .present(let state) where !state.running:
-            return DoctorFinding(.lanInterface, .warn, "\(name) \(state.ipv4.joined(separator: ", ")) is up without a carrier",
+            return DoctorFinding(.lanInterface, .warn, "\(name) \(state.addresses) is up without a carrier",
                                  fix: "plug in the cable or join the Wi-Fi network")
         case .present(let state) where setup.lanDiscovery && !state.multicast:
-            return DoctorFinding(.lanInterface, .warn, "\(name) takes no multicast: discovery (224.0.0.254, port 7100) finds nobody",
+            return DoctorFinding(.lanInterface, .warn, "\(name) takes no multicast: discovery (ff02::114 and 224.0.0.254, port 7100) finds nobody",
                                  fix: "ip link set \(name) multicast on, or set [lan] discovery = off and list the peers in [lan] neighbours")
         case .present(let state):
-            let multicast = setup.lanDiscovery ? ", multicast on for discovery (224.0.0.254, port 7100)" : ""
-            return DoctorFinding(.lanInterface, .ok, "\(name) up, \(state.ipv4.joined(separator: ", ")), UDP port \(setup.lanPort)\(multicast)")
+            let multicast = setup.lanDiscovery ? ", multicast on for discovery (ff02::114 and 224.0.0.254, port 7100)" : ""
+            return DoctorFinding(.lanInterface, .ok, "\(name) up, \(state.addresses), UDP port \(setup.lanPort)\(multicast)")
         }
     }
 }

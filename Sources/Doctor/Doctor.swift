@@ -21,6 +21,8 @@ public enum Doctor {
         case .privacy: privacy(facts.privacy, setup: setup)
         case .dbusPolicy: dbusPolicy(facts.dbusPolicy, setup: setup)
         case .lanInterface: lanInterface(facts.lanInterface, setup: setup)
+        case .lanUnitRules: lanUnitRules(facts.lanUnitRules, interface: facts.lanInterface, setup: setup)
+        case .lanFirewall: lanFirewall(facts.lanFirewall, setup: setup)
         case .serviceUser: serviceUser(facts, setup: setup)
         case .controlGroup: controlGroup(facts, setup: setup)
         case .stateDirectory: stateDirectory(facts.stateDirectory, setup: setup)

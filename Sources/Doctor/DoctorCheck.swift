@@ -14,6 +14,10 @@ public enum DoctorCheck: String, Codable, Sendable, CaseIterable {
     case dbusPolicy = "dbus-policy"
     /// The `[lan] interface` exists, is up with an IPv4 address, and takes multicast when `discovery` is on.
     case lanInterface = "lan-interface"
+    /// The running unit's `IPAddressAllow=`/`IPAddressDeny=` let the interface's subnet and the discovery group in.
+    case lanUnitRules = "lan-unit-rules"
+    /// No nftables input chain drops the LAN ports (as root, best effort).
+    case lanFirewall = "lan-firewall"
     /// The service user exists.
     case serviceUser = "service-user"
     /// The control group exists.

@@ -8,6 +8,10 @@ public struct DoctorFacts: Equatable, Sendable {
     public var privacy: PrivacyFact
     /// The `[lan] interface`.
     public var lanInterface: InterfaceFact
+    /// The running unit's address rules.
+    public var lanUnitRules: UnitAddressFact = .unknown("not asked")
+    /// The host firewall's input chains.
+    public var lanFirewall: FirewallFact = .notRead("not asked")
     /// The D-Bus policy file.
     public var dbusPolicy: DBusPolicyFact
     /// Whether the service user exists.
@@ -31,7 +35,10 @@ public struct DoctorFacts: Equatable, Sendable {
     public init(bluetoothd: BluetoothdFact, adapter: AdapterFact, dbusPolicy: DBusPolicyFact, serviceUserExists: Bool,
                 controlGroupExists: Bool, stateDirectory: PathFact, identity: PathFact, clock: ClockFact,
                 space: SpaceFact, unit: UnitFact, daemon: DaemonFact, privacy: PrivacyFact = .unknown,
-                lanInterface: InterfaceFact = .notConfigured) {
+                lanInterface: InterfaceFact = .notConfigured, lanUnitRules: UnitAddressFact = .unknown("not asked"),
+                lanFirewall: FirewallFact = .notRead("not asked")) {
+        self.lanUnitRules = lanUnitRules
+        self.lanFirewall = lanFirewall
         self.privacy = privacy
         self.lanInterface = lanInterface
         self.bluetoothd = bluetoothd

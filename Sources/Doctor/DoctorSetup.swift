@@ -17,7 +17,7 @@ public struct DoctorSetup: Equatable, Sendable {
     public var transport: String
     /// `[lan] interface`; empty when the LAN transport runs on loopback.
     public var lanInterface = ""
-    /// `[lan] discovery`: find peers by link-local multicast (224.0.0.254, port 7100).
+    /// `[lan] discovery`: find peers by link-local multicast (ff02::114, else 224.0.0.254; port 7100).
     public var lanDiscovery = true
     /// `[lan] port`.
     public var lanPort: UInt16 = 7101

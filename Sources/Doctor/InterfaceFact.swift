@@ -10,7 +10,7 @@ public enum InterfaceFact: Equatable, Sendable {
     case present(InterfaceState)
 }
 
-/// A network interface's flags and IPv4 addresses.
+/// A network interface's flags, IPv4 and IPv6 link-local addresses.
 public struct InterfaceState: Equatable, Sendable {
     /// `IFF_UP`: administratively up.
     public var up: Bool
@@ -20,12 +20,21 @@ public struct InterfaceState: Equatable, Sendable {
     public var multicast: Bool
     /// Its IPv4 addresses, dotted.
     public var ipv4: [String]
+    /// Its IPv4 addresses with their prefix lengths (`192.168.1.20/24`).
+    public var networks: [AddressPrefix]
+    /// Its IPv6 link-local addresses (fe80::/10), as text.
+    public var linkLocal: [String]
 
     /// Creates the state.
-    public init(up: Bool, running: Bool, multicast: Bool, ipv4: [String]) {
+    public init(up: Bool, running: Bool, multicast: Bool, ipv4: [String], networks: [AddressPrefix] = [], linkLocal: [String] = []) {
         self.up = up
         self.running = running
         self.multicast = multicast
         self.ipv4 = ipv4
+        self.networks = networks
+        self.linkLocal = linkLocal
     }
+
+    /// Its IPv4 and link-local addresses, comma-separated.
+    public var addresses: String { (ipv4 + linkLocal).joined(separator: ", ") }
 }

@@ -97,8 +97,8 @@ public enum ConfigLoader {
                 throw fail("[\(section)] \(neighbours.dropLast()) \(outside) is not loopback; set [\(section)] interface to reach a LAN")
             }
             if !settings.interface.isEmpty {
-                if let other = settings.neighbours.first(where: { $0.family != .ipv4 }) {
-                    throw fail("[\(section)] \(neighbours.dropLast()) \(other) is not IPv4, as [\(section)] interface is")
+                if let other = settings.neighbours.first(where: { $0.family != .ipv4 && !$0.ipv6.isLinkLocal }) {
+                    throw fail("[\(section)] \(neighbours.dropLast()) \(other) is neither IPv4 nor IPv6 link-local, as [\(section)] interface needs")
                 }
             } else if let bind = try? UDPEndpoint(host: settings.bind, port: settings.port) {
                 if let other = settings.neighbours.first(where: { $0.family != bind.family }) {

@@ -10,12 +10,12 @@ extension ConfigSchema {
         let udp = family == .udp
         let interface = ConfigOption(
             section: section, key: "interface", alias: nil, valueHint: "IFNAME",
-            summary: "network interface to run on: its IPv4 address is bound, only its subnet is heard, peers lie in it (empty: loopback)",
+            summary: "network interface to run on: bound on IPv4 and IPv6, only its subnet and link-local addresses are heard, peers lie there (empty: loopback)",
             apply: { config, text throws(InvalidValue) in config[family].interface = try interfaceName(text) },
             render: { $0[family].interface })
         let discovery = ConfigOption(
             section: section, key: "discovery", alias: nil, valueHint: "BOOL",
-            summary: "with an interface: find peers by link-local multicast (224.0.0.254:7100) besides the configured ones",
+            summary: "with an interface: find peers by link-local multicast ([ff02::114]:7100, else 224.0.0.254:7100) besides the configured ones",
             apply: { config, text throws(InvalidValue) in config[family].discovery = try ConfigValue.bool(text) },
             render: { $0[family].discovery ? "on" : "off" })
         return (udp ? [] : [interface, discovery]) + [
@@ -37,14 +37,14 @@ extension ConfigSchema {
             ConfigOption(
                 section: section, key: udp ? "neighbours" : "peers", alias: udp ? "neighbours" : nil, valueHint: "HOST:PORT,...",
                 summary: udp ? "loopback ports this node connects to as central, comma-separated"
-                    : "addresses this node connects to as central, comma-separated: loopback, or on the interface's subnet",
+                    : "addresses this node connects to as central, comma-separated: loopback, or on the interface's subnet or link-local",
                 apply: { config, text throws(InvalidValue) in
                     var endpoints: [UDPEndpoint] = []
                     for item in ConfigValue.list(text) {
                         guard let endpoint = try? UDPEndpoint(parsing: item, anyUnicast: !udp) else {
                             throw InvalidValue(expected: udp
                                 ? "loopback host:port items such as 127.0.0.1:7002 or [::1]:7002"
-                                : "host:port items such as 192.168.1.20:7101, 127.0.0.1:7101 or [::1]:7101")
+                                : "host:port items such as 192.168.1.20:7101, [fe80::1]:7101, 127.0.0.1:7101 or [::1]:7101")
                         }
                         if !endpoints.contains(endpoint) { endpoints.append(endpoint) }
                     }

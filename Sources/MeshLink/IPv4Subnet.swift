@@ -21,6 +21,10 @@ public struct IPv4Subnet: Hashable, Sendable, CustomStringConvertible {
     /// 127.0.0.0/8, every IPv4 loopback address.
     public static let loopback = IPv4Subnet(address: 0x7f00_0000, prefixLength: 8)
 
+    /// 0.0.0.0/32, which holds no unicast address: the IPv4 sources of an interface without an
+    /// IPv4 address.
+    public static let none = IPv4Subnet(address: 0, prefixLength: 32)
+
     /// Whether `address` lies in this subnet.
     public func contains(_ address: UInt32) -> Bool { address & Self.mask(prefixLength) == network }
 

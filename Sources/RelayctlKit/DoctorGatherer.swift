@@ -1,3 +1,4 @@
+import DBusKit
 import Doctor
 import MeshConfig
 
@@ -44,6 +45,15 @@ enum DoctorGatherer {
             unit: DoctorSystemdProbe.fact(bus: bus, unit: setup.unit),
             daemon: daemon,
             privacy: DoctorPrivacyProbe.fact(adapter: adapter, name: setup.adapter),
-            lanInterface: DoctorInterfaceProbe.fact(name: setup.usesLAN ? setup.lanInterface : ""))
+            lanInterface: DoctorInterfaceProbe.fact(name: setup.usesLAN ? setup.lanInterface : ""),
+            lanUnitRules: lanUnitRules(for: setup, bus: bus),
+            lanFirewall: setup.usesLAN && !setup.lanInterface.isEmpty ? DoctorFirewallProbe.fact() : .notRead("no LAN interface"))
+    }
+
+    /// The unit's address rules, when they bind the running daemon (or, with none running, would).
+    static func lanUnitRules(for setup: DoctorSetup, bus: Result<DoctorBus, DBusError>) -> UnitAddressFact {
+        guard setup.usesLAN, !setup.lanInterface.isEmpty else { return .unknown("no LAN interface") }
+        if let runs = setup.daemon, !runs.systemd { return .unknown("meshnoded was started by hand: the unit's rules do not bind it") }
+        return DoctorSystemdProbe.addressRules(bus: bus, unit: setup.unit)
     }
 }

@@ -32,6 +32,43 @@ enum DoctorSystemdProbe {
                                  fileState: values["UnitFileState"] ?? ""))
     }
 
+    /// The unit's `IPAddressAllow=` and `IPAddressDeny=` (properties of `org.freedesktop.systemd1.Service`).
+    static func addressRules(bus: Result<DoctorBus, DBusError>, unit: String) -> UnitAddressFact {
+        guard case .success(let bus) = bus else { return .unknown("the system bus cannot be reached") }
+        guard case .success(true) = hasOwner(bus, "org.freedesktop.systemd1") else { return .unknown("systemd is not on the system bus") }
+        let path: String
+        switch bus.call("org.freedesktop.systemd1", "/org/freedesktop/systemd1", "org.freedesktop.systemd1.Manager", "GetUnit", [.string(unit)]) {
+        case .failure: return .unknown("systemd has not loaded \(unit)")
+        case .success(let arguments):
+            do throws(DBusError) { path = try arguments.at(0).objectPath() } catch { return .unknown(error.summary) }
+        }
+        var lists: [[AddressPrefix]] = []
+        for name in ["IPAddressAllow", "IPAddressDeny"] {
+            switch bus.call("org.freedesktop.systemd1", path, "org.freedesktop.DBus.Properties", "Get",
+                            [.string("org.freedesktop.systemd1.Service"), .string(name)]) {
+            case .failure(let error): return .unknown(error.summary)
+            case .success(let arguments):
+                guard let value = try? arguments.at(0), let prefixes = prefixes(value) else {
+                    return .unknown("systemd's \(name) is not a(iayu)")
+                }
+                lists.append(prefixes)
+            }
+        }
+        return .rules(allow: lists[0], deny: lists[1])
+    }
+
+    /// An `a(iayu)` of address family, address bytes and prefix length; nil when it is not one.
+    static func prefixes(_ value: DBusValue) -> [AddressPrefix]? {
+        guard case .array(_, let items) = value.unwrapped else { return nil }
+        var prefixes: [AddressPrefix] = []
+        for item in items {
+            guard case .structure(let fields) = item, fields.count == 3, case .int32 = fields[0],
+                  case .bytes(let bytes) = fields[1], bytes.count == 4 || bytes.count == 16, case .uint32(let length) = fields[2] else { return nil }
+            prefixes.append(AddressPrefix(bytes: bytes, length: Int(length)))
+        }
+        return prefixes
+    }
+
     /// Whether someone owns `name` on the bus (`org.freedesktop.DBus.NameHasOwner`).
     static func hasOwner(_ bus: DoctorBus, _ name: String) -> Result<Bool, DBusError> {
         bus.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner", [.string(name)])

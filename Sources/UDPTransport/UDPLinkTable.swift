@@ -306,12 +306,12 @@ struct UDPLinkTable: Sendable {
 
 /// What a connect budget is kept per: the host, and on loopback also the port.
 struct ConnectSource: Hashable, Sendable {
-    let ipv6: Bool
+    let ipv6: IPv6Address?
     let ipv4: UInt32
     let port: UInt16
 
     init(_ endpoint: UDPEndpoint) {
-        ipv6 = endpoint.family == .ipv6
+        ipv6 = endpoint.family == .ipv6 ? endpoint.ipv6 : nil
         ipv4 = endpoint.ipv4
         port = endpoint.isLoopback ? endpoint.port : 0
     }

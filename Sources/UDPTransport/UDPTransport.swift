@@ -10,15 +10,17 @@ import Synchronization
 /// connecting every `connectInterval`; any node that connects to it gets a peripheral link.
 /// Two nodes that list each other have two links, one per role, as BLE dual role does.
 /// On a LAN interface with discovery it also announces itself to a link-local multicast group
-/// and dials the announcers it hears (``LANDiscovery``, docs/PROTOCOL.md Part I).
+/// (IPv6, else IPv4) and dials the announcers it hears on either (``LANDiscovery``,
+/// docs/PROTOCOL.md Part I); it follows the interface's addresses as they change (``follow(_:)``).
 /// The datagram protocol is in docs/OPERATIONS.md. Socket I/O never blocks (a reader thread
 /// waits in `poll` and reads on the queue); events are delivered one at a time, in order, on the
 /// transport's own serial queue.
-public final class UDPTransport: MeshTransport, Sendable {
+public final class UDPTransport: MeshTransport, InterfaceFollowing, Sendable {
     private struct State {
         var table: UDPLinkTable
         var discovery: LANDiscovery?
-        var groupReader: SocketReader?
+        var sources: UDPSources
+        var groupReaders: [SocketReader] = []
         var handler: (@Sendable (TransportEvent) -> Void)?
         var reader: SocketReader?
         var timer: DispatchSourceTimer?
@@ -31,8 +33,8 @@ public final class UDPTransport: MeshTransport, Sendable {
     /// The address actually bound (the kernel's choice when the configuration said port 0).
     public let boundEndpoint: UDPEndpoint
     private let socket: UDPSocket
-    /// The discovery group's socket, with discovery.
-    private let groupSocket: GroupSocket?
+    /// The discovery groups' sockets (IPv4, IPv6: each where it could be joined), with discovery.
+    private let groupSockets: [GroupSocket]
     /// Why discovery was configured but could not start (no multicast on the interface, ...).
     public let discoveryFailure: String?
     private let state: Mutex<State>
@@ -45,27 +47,26 @@ public final class UDPTransport: MeshTransport, Sendable {
     /// from the system's secure random source.
     public init(configuration: UDPTransportConfiguration, randomSeed: UInt64? = nil) throws(UDPTransportError) {
         self.configuration = configuration
-        socket = try UDPSocket.bind(configuration.bind, device: configuration.device, sources: configuration.sources)
+        socket = try UDPSocket.bind(configuration.bind, device: configuration.device)
         do {
-            boundEndpoint = try socket.localEndpoint()
+            boundEndpoint = configuration.device == nil ? try socket.localEndpoint() : configuration.bind.with(port: try socket.localPort())
         } catch {
             socket.close()
             throw error
         }
         // Links do not need multicast: without it the transport runs on its static peers and says why.
-        do {
-            groupSocket = try Self.openDiscovery(configuration, socket: socket)
-            discoveryFailure = nil
-        } catch {
-            groupSocket = nil
-            discoveryFailure = "\(error)"
-        }
+        let (groups, failure) = Self.openDiscovery(configuration, socket: socket)
+        groupSockets = groups
+        discoveryFailure = failure
         let table = randomSeed.map { UDPLinkTable(configuration: configuration, seed: $0) } ?? UDPLinkTable(configuration: configuration)
-        let discovery = groupSocket == nil ? nil : configuration.discovery.map { discovery in
-            randomSeed.map { LANDiscovery(configuration: discovery, random: SplitMix64(seed: $0 ^ 0x4C41_4E44)) }
+        let discovery = groups.isEmpty ? nil : configuration.discovery.map { discovery in
+            var discovery = discovery
+            discovery.ipv6Group = groups.contains { $0.ipv6 }
+            return randomSeed.map { LANDiscovery(configuration: discovery, random: SplitMix64(seed: $0 ^ 0x4C41_4E44)) }
                 ?? LANDiscovery(configuration: discovery)
         }
-        state = Mutex(State(table: table, discovery: discovery))
+        let sources = UDPSources(subnet: configuration.sources, linkLocalScope: configuration.linkLocalScope)
+        state = Mutex(State(table: table, discovery: discovery, sources: sources))
         queue = DispatchQueue(label: "meshnode.udp.\(boundEndpoint.port)")
     }
 
@@ -73,10 +74,10 @@ public final class UDPTransport: MeshTransport, Sendable {
         state.withLock { state in
             if !state.started {
                 socket.close()
-                groupSocket?.close()
+                for group in groupSockets { group.close() }
             }
             state.reader?.stop()
-            state.groupReader?.stop()
+            for reader in state.groupReaders { reader.stop() }
             state.timer?.cancel()
         }
     }
@@ -90,10 +91,10 @@ public final class UDPTransport: MeshTransport, Sendable {
             let reader = try SocketReader(
                 fd: socket.fd, queue: queue, onReadable: { [weak self] in self?.drainSocket() },
                 onExit: { [socket] in socket.close() })
-            if let groupSocket {
-                state.groupReader = try SocketReader(
-                    fd: groupSocket.fd, queue: queue, onReadable: { [weak self] in self?.drainGroup() },
-                    onExit: { groupSocket.close() })
+            for groupSocket in groupSockets {
+                state.groupReaders.append(try SocketReader(
+                    fd: groupSocket.fd, queue: queue, onReadable: { [weak self] in self?.drainGroup(groupSocket) },
+                    onExit: { groupSocket.close() }))
             }
             let timer = DispatchSource.makeTimerSource(queue: queue)
             let interval = configuration.tickInterval
@@ -155,8 +156,8 @@ public final class UDPTransport: MeshTransport, Sendable {
             for (datagram, endpoint) in state.table.closeAll() { _ = socket.send(datagram.encoded(), to: endpoint) }
             state.timer?.cancel()
             state.timer = nil
-            state.groupReader?.stop()
-            state.groupReader = nil
+            for reader in state.groupReaders { reader.stop() }
+            state.groupReaders = []
             return state.reader != nil
         }
         guard lingering else { return }
@@ -200,18 +201,33 @@ public final class UDPTransport: MeshTransport, Sendable {
     }
 
     private func tick() {
-        let (actions, announcements) = state.withLock { state -> ([UDPLinkTable.Action], [[UInt8]]) in
-            guard !state.stopped else { return ([], []) }
+        let (actions, announcements, group) = state.withLock { state -> ([UDPLinkTable.Action], [[UInt8]], AnnouncementSource?) in
+            guard !state.stopped else { return ([], [], nil) }
             let now = now()
             var announcements: [[UInt8]] = []
             if var discovery = state.discovery {
                 announcements = Self.apply(discovery.tick(now: now, isLinked: state.table.isLinked), to: &state.table, now: now)
                 state.discovery = discovery
             }
-            return (state.table.tick(now: now), announcements)
+            return (state.table.tick(now: now), announcements, state.discovery?.configuration.announceGroup)
         }
-        announce(announcements)
+        if let group { announce(announcements, to: group) }
         perform(actions)
+    }
+
+    /// Takes the interface's addresses now: reads datagrams from its subnet (and its link-local
+    /// sources), and discovery takes them as its own and announces on the family they allow.
+    public func follow(_ address: InterfaceAddress) {
+        queue.async { [self] in
+            state.withLock { state in
+                guard !state.stopped else { return }
+                state.sources.subnet = address.subnet
+                guard var discovery = state.discovery else { return }
+                let forgets = discovery.follow(address: address.address, subnet: address.subnet, linkLocal: address.linkLocal)
+                state.discovery = discovery
+                _ = Self.apply(forgets, to: &state.table, now: now())
+            }
+        }
     }
 
     /// Carries out discovery's dials and forgets on the link table; returns the announcements to send.
@@ -227,10 +243,10 @@ public final class UDPTransport: MeshTransport, Sendable {
         return announcements
     }
 
-    /// Sends announcements to the discovery group.
-    private func announce(_ announcements: [[UInt8]]) {
+    /// Sends announcements to a discovery group.
+    private func announce(_ announcements: [[UInt8]], to group: AnnouncementSource) {
         for bytes in announcements {
-            let result = socket.send(bytes, toIPv4: LANDiscoveryConfiguration.group, port: LANDiscoveryConfiguration.groupPort)
+            let result = socket.send(bytes, toGroup: group, port: LANDiscoveryConfiguration.groupPort)
             state.withLock { state in
                 switch result {
                 case .sent: state.table.counters.datagramsSent += 1
@@ -241,10 +257,9 @@ public final class UDPTransport: MeshTransport, Sendable {
         }
     }
 
-    /// Reads up to `readBatch` announcements from the group socket, until it is empty; a dial
+    /// Reads up to `readBatch` announcements from a group socket, until it is empty; a dial
     /// connects at once.
-    private func drainGroup() {
-        guard let groupSocket else { return }
+    private func drainGroup(_ groupSocket: GroupSocket) {
         for _ in 0..<Self.readBatch {
             switch groupSocket.receive(capacity: LANAnnouncement.length + 1) {
             case .empty, .failed:
@@ -265,20 +280,41 @@ public final class UDPTransport: MeshTransport, Sendable {
         }
     }
 
-    /// Opens the discovery group's socket and readies `socket` to announce, with discovery.
-    private static func openDiscovery(_ configuration: UDPTransportConfiguration, socket: UDPSocket) throws(UDPTransportError) -> GroupSocket? {
-        guard configuration.discovery != nil, let device = configuration.device else { return nil }
+    /// Opens the discovery groups' sockets and readies `socket` to announce, with discovery: the
+    /// IPv4 group, and the IPv6 one where the link socket is IPv6 and the interface has IPv6 on.
+    /// Nil when neither opened, with why.
+    private static func openDiscovery(_ configuration: UDPTransportConfiguration, socket: UDPSocket) -> ([GroupSocket], String?) {
+        guard configuration.discovery != nil, let device = configuration.device else { return ([], nil) }
         let index = Int32(bitPattern: if_nametoindex(device))
-        guard index > 0 else { throw .system(call: "if_nametoindex \(device)", errno: errno) }
-        try socket.enableMulticastSend(interfaceIndex: index)
-        return try GroupSocket.open(
-            group: LANDiscoveryConfiguration.group, port: LANDiscoveryConfiguration.groupPort, device: device, interfaceIndex: index)
+        guard index > 0 else { return ([], "\(UDPTransportError.system(call: "if_nametoindex \(device)", errno: errno))") }
+        var groups: [GroupSocket] = []
+        var failures: [String] = []
+        do throws(UDPTransportError) {
+            try socket.enableMulticastSend(interfaceIndex: index)
+            groups.append(try GroupSocket.open(
+                group: LANDiscoveryConfiguration.group, port: LANDiscoveryConfiguration.groupPort, device: device, interfaceIndex: index))
+        } catch {
+            failures.append("\(error)")
+        }
+        if socket.dualStack {
+            do throws(UDPTransportError) {
+                try socket.enableMulticastSend6(interfaceIndex: index, hopLimit: Int32(LANDiscoveryConfiguration.hopLimitV6))
+                groups.append(try GroupSocket.open(
+                    group: LANDiscoveryConfiguration.groupV6, port: LANDiscoveryConfiguration.groupPort, device: device, interfaceIndex: index))
+            } catch {
+                failures.append("\(error)")
+            }
+        } else {
+            failures.append("no IPv6 in the kernel")
+        }
+        return (groups, groups.isEmpty ? failures.joined(separator: "; ") : nil)
     }
 
     /// Reads up to `readBatch` datagrams, until the socket is empty.
     private func drainSocket() {
+        let sources = state.withLock { $0.sources }
         for _ in 0..<Self.readBatch {
-            switch socket.receive(capacity: UDPDatagram.maxLength + 1) {
+            switch socket.receive(capacity: UDPDatagram.maxLength + 1, sources: sources) {
             case .empty, .failed:
                 return
             case .datagram(let bytes, let length, let source):

@@ -3,13 +3,16 @@ import MeshLink
 /// What a `UDPTransport` binds, whom it connects to, and its timings (its configuration, as
 /// `BlueZConfiguration` is BlueZ's; the daemon's `[udp]` file section is `UDPSettings`).
 public struct UDPTransportConfiguration: Equatable, Sendable {
-    /// The loopback address to bind, or on the LAN the interface's; port 0 picks a free port (see
-    /// `UDPTransport.boundEndpoint`).
+    /// The loopback address to bind, or on the LAN the interface's (its IPv4 address, else a
+    /// link-local one: the socket binds the wildcard address on the interface, this port); port 0
+    /// picks a free port (see `UDPTransport.boundEndpoint`).
     public var bind: UDPEndpoint
     /// The interface the socket is bound to (`SO_BINDTODEVICE`), on the LAN; nil on loopback.
     public var device: String?
     /// The IPv4 sources whose datagrams are read; the rest count in `rejected_source`.
     public var sources: IPv4Subnet
+    /// The interface index whose IPv6 link-local sources (fe80::/10) are read, on the LAN; nil: none.
+    public var linkLocalScope: UInt32?
     /// The ports this node connects to as central.
     public var neighbours: [UDPEndpoint]
     /// The largest frame this node offers; a link uses the smaller of both ends (20...510).
@@ -35,11 +38,12 @@ public struct UDPTransportConfiguration: Equatable, Sendable {
         bind: UDPEndpoint, neighbours: [UDPEndpoint] = [], mtu: Int = 185, loss: Double = 0,
         keepaliveInterval: Duration = .seconds(1), linkTimeout: Duration = .seconds(4),
         connectInterval: Duration = .seconds(1), maxLinks: Int = 64, device: String? = nil, sources: IPv4Subnet = .loopback,
-        discovery: LANDiscoveryConfiguration? = nil
+        linkLocalScope: UInt32? = nil, discovery: LANDiscoveryConfiguration? = nil
     ) {
         self.bind = bind
         self.device = device
         self.sources = sources
+        self.linkLocalScope = device == nil ? nil : linkLocalScope
         self.neighbours = neighbours
         self.mtu = min(max(mtu, UDPDatagram.minFrameSize), UDPDatagram.maxFrameSize)
         self.loss = min(max(loss, 0), 1)

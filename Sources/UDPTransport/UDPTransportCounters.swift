@@ -10,7 +10,7 @@ public struct UDPTransportCounters: Equatable, Sendable {
     public var framesSent: UInt64 = 0
     /// Frames dropped on purpose by the configured loss.
     public var framesLost: UInt64 = 0
-    /// Datagrams from a source outside loopback (or the interface's subnet), dropped.
+    /// Datagrams from a source outside loopback (or the interface's subnet and link-local addresses), dropped.
     public var rejectedSource: UInt64 = 0
     /// Datagrams longer than header plus the largest MTU, dropped.
     public var oversizedDatagrams: UInt64 = 0

@@ -22,7 +22,13 @@ enum DoctorFixtures {
         daemon: .answered(DaemonStatus(state: "running", transportState: "running on hci0", version: "0.9.0",
                                        meshClock: MeshClockFact(synchronised: true, offsetMilliseconds: -420, votes: 3))),
         privacy: .kernel(on: true),
-        lanInterface: .present(InterfaceState(up: true, running: true, multicast: true, ipv4: ["192.168.1.20"])))
+        lanInterface: .present(InterfaceState(up: true, running: true, multicast: true, ipv4: ["192.168.1.20"],
+                                              networks: [AddressPrefix(ipv4: "192.168.1.20/24")!])),
+        lanUnitRules: .rules(allow: ["127.0.0.0/8", "192.168.1.0/24", "224.0.0.254"].map { AddressPrefix(ipv4: $0)! },
+                             deny: [AddressPrefix(ipv4: "0.0.0.0/0")!]),
+        lanFirewall: .nftables([FirewallChain(name: "inet filter input", policyDrops: true, rules: [
+            FirewallRule([.udpPorts([7100...7101], negated: false)], .accept),
+        ])]))
 
     /// The set-up of a node on Bluetooth and on a LAN (`[lan] interface = eth0`).
     static let lanSetup: DoctorSetup = {

@@ -79,8 +79,11 @@ struct DoctorNetworkTests {
         NetworkCase(name: "interface down", check: .lanInterface, severity: .fail, mentions: "ip link set eth0 up", setup: lan) {
             $0.lanInterface = .present(InterfaceState(up: false, running: false, multicast: true, ipv4: ["192.168.1.20"]))
         },
-        NetworkCase(name: "no IPv4 address", check: .lanInterface, severity: .warn, mentions: "ip addr add", setup: lan) {
+        NetworkCase(name: "no address", check: .lanInterface, severity: .warn, mentions: "disable_ipv6=0", setup: lan) {
             $0.lanInterface = .present(InterfaceState(up: true, running: true, multicast: true, ipv4: []))
+        },
+        NetworkCase(name: "IPv6 link-local alone", check: .lanInterface, severity: .ok, mentions: "eth0 up, fe80::1, UDP port 7101", setup: lan) {
+            $0.lanInterface = .present(InterfaceState(up: true, running: true, multicast: true, ipv4: [], linkLocal: ["fe80::1"]))
         },
         NetworkCase(name: "no carrier", check: .lanInterface, severity: .warn, mentions: "without a carrier", setup: lan) {
             $0.lanInterface = .present(InterfaceState(up: true, running: false, multicast: true, ipv4: ["192.168.1.20"]))

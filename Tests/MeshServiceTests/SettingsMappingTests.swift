@@ -150,4 +150,22 @@ import UDPTransport
         // Loopback [udp] never discovers, whatever the setting says.
         #expect(try UDPTransportConfiguration(UDPSettings()).discovery == nil)
     }
+
+    @Test("[lan] on an interface with IPv6 link-local alone binds it, scopes unscoped link-local peers to it, and waits for IPv4 peers")
+    func lanLinkLocalOnlyMapping() throws {
+        var settings = UDPSettings.lanDefaults
+        settings.interface = "eth0"
+        let linkLocal = try #require(IPv6Address(parsing: "fe80::a"))
+        let address = InterfaceAddress(name: "eth0", index: 3, linkLocal: [linkLocal])
+        settings.neighbours = [try UDPEndpoint(parsing: "[fe80::2]:7101", anyUnicast: true)]
+        let configuration = try UDPTransportConfiguration(settings, on: address)
+        #expect(configuration.bind.ipv6 == linkLocal && configuration.bind.scope == 3 && configuration.bind.port == 7101)
+        #expect(configuration.neighbours.map(\.scope) == [3] && configuration.linkLocalScope == 3 && configuration.sources == .none)
+        let discovery = try #require(configuration.discovery)
+        #expect(discovery.address == nil && discovery.linkLocal == [linkLocal] && discovery.interfaceIndex == 3)
+        settings.neighbours = [try UDPEndpoint(parsing: "192.168.1.20:7101", anyUnicast: true)]
+        #expect(throws: UDPSettingsError.interface(.noAddress("eth0"))) { try UDPTransportConfiguration(settings, on: address) }
+        settings.neighbours = [try UDPEndpoint(parsing: "[fe80::2%1]:7101", anyUnicast: true)]
+        #expect(throws: UDPSettingsError.self) { try UDPTransportConfiguration(settings, on: address) }
+    }
 }

@@ -26,7 +26,7 @@ struct LANAnnouncementTests {
         let text = try String(contentsOf: root.appendingPathComponent("docs/PROTOCOL.md"), encoding: .utf8)
         let squeezed = text.filter { !$0.isWhitespace && $0 != "`" }
         #expect(squeezed.contains(Self.vectorHex), "PROTOCOL.md lacks \(Self.vectorHex)")
-        #expect(text.contains("224.0.0.254") && text.contains("7100"))
+        #expect(text.contains("224.0.0.254") && text.contains("[ff02::114]:7100") && text.contains("hop limit 255"))
     }
 
     @Test("Anything but exactly 23 bytes is refused by its length", arguments: [0, 1, 22, 24, 512, 65_507])

@@ -11,19 +11,22 @@ struct LANDiscoveryTests {
     static let subnet = IPv4Subnet(address: 0xC0A8_0100, prefixLength: 24)
     static let own: UInt32 = 0xC0A8_010A
     static let uuid = LANDiscoveryConfiguration.defaultServiceUUID
-    static let ownID: UInt32 = 0x0102_0304
+    /// The lowest tag: this node dials every announcer first, unless a test says otherwise.
+    static let ownID: UInt32 = 0
 
-    static func host(_ last: UInt32) -> UInt32 { 0xC0A8_0100 | last }
+    static func host(_ last: UInt32) -> AnnouncementSource { .ipv4(0xC0A8_0100 | last) }
     static func endpoint(_ last: UInt32, port: UInt16 = 7101) -> UDPEndpoint {
-        UDPEndpoint(ipv4: host(last), port: port, within: subnet)!
+        UDPEndpoint(ipv4: 0xC0A8_0100 | last, port: port, within: subnet)!
     }
     static func announcement(id: UInt32, port: UInt16 = 7101, uuid: [UInt8] = uuid) -> [UInt8] {
         LANAnnouncement(serviceUUID: uuid, instanceTag: id, port: port).encoded()
     }
-    static func discovery(maxNeighbours: Int = 16, maxAnnouncers: Int = 64, jitter: Double = 0.25, seed: UInt64 = 1) -> LANDiscovery {
+    static func discovery(
+        maxNeighbours: Int = 16, maxAnnouncers: Int = 64, jitter: Double = 0.25, seed: UInt64 = 1, tag: UInt32 = ownID, address: UInt32 = own
+    ) -> LANDiscovery {
         LANDiscovery(
             configuration: LANDiscoveryConfiguration(
-                announcement: LANAnnouncement(serviceUUID: uuid, instanceTag: ownID, port: 7101), address: own, subnet: subnet,
+                announcement: LANAnnouncement(serviceUUID: uuid, instanceTag: tag, port: 7101), address: address, subnet: subnet,
                 jitter: jitter, maxNeighbours: maxNeighbours, maxAnnouncers: maxAnnouncers),
             random: SplitMix64(seed: seed))
     }
@@ -75,12 +78,12 @@ struct LANDiscoveryTests {
     func refusals(_ refusal: Refusal) {
         var discovery = Self.discovery()
         var bytes = Self.announcement(id: 7)
-        var source: UInt32? = Self.host(20)
+        var source: AnnouncementSource? = Self.host(20)
         var ttl: Int? = 1
         switch refusal {
-        case .outsideSubnet: source = 0xC0A8_0214
+        case .outsideSubnet: source = .ipv4(0xC0A8_0214)
         case .routed: ttl = 63
-        case .ownAddress: source = Self.own
+        case .ownAddress: source = .ipv4(Self.own)
         case .ownShortID: bytes = Self.announcement(id: Self.ownID)
         case .noSource: source = nil
         case .foreignMesh: bytes = Self.announcement(id: 7, uuid: [UInt8](repeating: 0x42, count: 16))
@@ -237,5 +240,97 @@ struct LANDiscoveryTableTests {
         #expect(pair.a.neighbours.count == 2)
         pair.a.forgetDiscovered(other)
         #expect(pair.a.neighbours.map(\.endpoint) == [pair.addressB])
+    }
+}
+
+/// The tie-break that keeps one link per pair of announcers: the lower instance tag dials, the
+/// higher waits `dialFallback` for it and then dials itself.
+@Suite("LAN discovery: one link per pair")
+struct LANDiscoveryTieBreakTests {
+    typealias Base = LANDiscoveryTests
+
+    @Test("Only the announcer with the lower tag dials at once",
+          arguments: [(UInt32(5), UInt32(6)), (6, 5), (0, .max), (.max, 0), (0x8000_0000, 0x7FFF_FFFF)])
+    func lowerTagDials(own: UInt32, theirs: UInt32) {
+        var discovery = Base.discovery(tag: own)
+        let actions = discovery.receive(Base.announcement(id: theirs), from: Base.host(20), ttl: 1, now: .zero, isLinked: Base.nothingLinked)
+        #expect(actions == (own < theirs ? [.dial(Base.endpoint(20))] : []))
+        #expect(discovery.neighbourCount == 1, "waiting holds a neighbour slot like dialling")
+    }
+
+    @Test func aNewAnnouncerBringsTheNextAnnouncementForwardSoItHearsUs() {
+        var discovery = Base.discovery(tag: 9)
+        _ = discovery.tick(now: .zero, isLinked: Base.nothingLinked)
+        // 0.3 s after our announcement: the next goes 1 s after it, not 5 s.
+        _ = discovery.receive(Base.announcement(id: 3), from: Base.host(20), ttl: 1, now: .milliseconds(300), isLinked: Base.nothingLinked)
+        #expect(discovery.nextAnnouncementAt == .seconds(1))
+        // Long after: at once.
+        var later = Base.discovery(jitter: 0, tag: 9)
+        _ = later.tick(now: .zero, isLinked: Base.nothingLinked)
+        _ = later.receive(Base.announcement(id: 3), from: Base.host(20), ttl: 1, now: .seconds(3), isLinked: Base.nothingLinked)
+        #expect(later.nextAnnouncementAt == .seconds(3))
+        #expect(later.tick(now: .seconds(3), isLinked: Base.nothingLinked) == [.announce(Base.announcement(id: 9))])
+    }
+
+    @Test("The higher tag dials after dialFallback when the lower never linked; not when it did",
+          arguments: [false, true])
+    func higherTagFallsBack(lowerDials: Bool) {
+        var discovery = Base.discovery(tag: 9)
+        let endpoint = Base.endpoint(20)
+        let linked: (UDPEndpoint) -> Bool = { lowerDials && $0 == endpoint }
+        _ = discovery.receive(Base.announcement(id: 3), from: Base.host(20), ttl: 1, now: .zero, isLinked: Base.nothingLinked)
+        #expect(Base.links(discovery.tick(now: .milliseconds(9900), isLinked: linked)).isEmpty)
+        #expect(Base.links(discovery.tick(now: .seconds(10), isLinked: linked)) == (lowerDials ? [] : [.dial(endpoint)]))
+        #expect(discovery.counters.discoveryDials == (lowerDials ? 0 : 1))
+    }
+
+    @Test func whenTheLinkDropsOnlyTheLowerTagRedialsAtOnce() {
+        let endpoint = Base.endpoint(20)
+        var lower = Base.discovery(tag: 3)
+        var higher = Base.discovery(tag: 9)
+        _ = lower.receive(Base.announcement(id: 9), from: Base.host(20), ttl: 1, now: .zero, isLinked: { $0 == endpoint })
+        _ = higher.receive(Base.announcement(id: 3), from: Base.host(20), ttl: 1, now: .zero, isLinked: { $0 == endpoint })
+        #expect(Base.links(lower.tick(now: .seconds(30), isLinked: Base.nothingLinked)) == [.dial(endpoint)])
+        #expect(Base.links(higher.tick(now: .seconds(30), isLinked: Base.nothingLinked)).isEmpty)
+        #expect(Base.links(higher.tick(now: .seconds(40), isLinked: Base.nothingLinked)) == [.dial(endpoint)])
+    }
+
+    /// Two nodes on one LAN, stepped together every 100 ms for a minute: announcements reach both
+    /// ways; a dial links when its dialler can reach the other (a firewall may block one way).
+    @Test("Two announcers keep exactly one link, from the lower tag when it can reach the other, else from the higher",
+          arguments: [(UInt32(3), UInt32(9), true, 0), (9, 3, true, 0), (3, 9, true, 2300), (9, 3, true, 4100),
+                      (3, 9, false, 0), (9, 3, false, 0), (3, 9, false, 7000), (0, .max, false, 1200)])
+    func aPairLinksOnce(tagA: UInt32, tagB: UInt32, lowerReachesHigher: Bool, bStartsAfterMilliseconds: Int) {
+        let hostA = Base.host(10), hostB = Base.host(20)
+        var a = Base.discovery(seed: 1, tag: tagA, address: 0xC0A8_0100 | 10)
+        var b = Base.discovery(seed: 2, tag: tagB, address: 0xC0A8_0100 | 20)
+        let lowerIsA = tagA < tagB
+        var links: [String] = []  // who dialled each link that came up
+        var firstLinkAt: Duration?
+        for step in 0...600 {
+            let now = Duration.milliseconds(step * 100)
+            let bRuns = now >= .milliseconds(bStartsAfterMilliseconds)
+            let isLinked: (UDPEndpoint) -> Bool = { _ in !links.isEmpty }
+            var fromA = a.tick(now: now, isLinked: isLinked)
+            var fromB = bRuns ? b.tick(now: now, isLinked: isLinked) : []
+            for case .announce(let bytes) in fromA where bRuns {
+                fromB += b.receive(bytes, from: hostA, ttl: 1, now: now, isLinked: isLinked)
+            }
+            for case .announce(let bytes) in fromB {
+                fromA += a.receive(bytes, from: hostB, ttl: 1, now: now, isLinked: isLinked)
+            }
+            for (name, actions, isLower) in [("A", fromA, lowerIsA), ("B", fromB, !lowerIsA)] {
+                for case .dial in actions where (isLower ? lowerReachesHigher : true) && !links.contains(name) {
+                    links.append(name)
+                    firstLinkAt = firstLinkAt ?? now
+                }
+            }
+        }
+        let lowerName = lowerIsA ? "A" : "B", higherName = lowerIsA ? "B" : "A"
+        #expect(links == [lowerReachesHigher ? lowerName : higherName])
+        // The lower tag hears the higher within about a second of both running (its early
+        // announcement); the higher dials 10 s after hearing the lower.
+        let bothRun = Duration.milliseconds(bStartsAfterMilliseconds)
+        #expect(firstLinkAt.map { $0 - bothRun <= (lowerReachesHigher ? .milliseconds(1100) : .milliseconds(11_100)) } == true)
     }
 }

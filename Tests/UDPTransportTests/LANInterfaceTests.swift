@@ -58,7 +58,7 @@ struct LANInterfaceTests {
         let stranger = try UDPSocket.bind(UDPEndpoint(host: "127.0.0.1", port: 0))
         defer { stranger.close() }
         #expect(stranger.send(connect.encoded(), to: node.transport.boundEndpoint) == .sent)
-        let insider = try UDPSocket.bind(UDPEndpoint(host: "127.0.0.2", port: 0), sources: onlyTwo)
+        let insider = try UDPSocket.bind(UDPEndpoint(host: "127.0.0.2", port: 0))
         defer { insider.close() }
         #expect(insider.send(connect.encoded(), to: node.transport.boundEndpoint) == .sent)
         let link = try #require(node.waitForLink(role: .peripheral))
@@ -100,7 +100,7 @@ struct InterfaceTransportTests {
         let transport = InterfaceTransport(
             interface: "eth9",
             lookup: { name throws(InterfaceAddressError) in
-                guard present.withLock({ $0 }) else { throw .noIPv4(name) }
+                guard present.withLock({ $0 }) else { throw .noAddress(name) }
                 return address
             },
             make: { found in
@@ -108,7 +108,7 @@ struct InterfaceTransportTests {
                 return stub
             })
         try transport.start { _ in }
-        #expect(transport.status.summary?.hasPrefix("waiting for eth9: interface eth9 has no IPv4 address (retry in ") == true)
+        #expect(transport.status.summary?.hasPrefix("waiting for eth9: interface eth9 has no IPv4 address nor IPv6 link-local address (retry in ") == true)
         #expect(transport.send([1], on: LinkID(1)) == .gone)
         present.withLock { $0 = true }
         transport.retryNow()

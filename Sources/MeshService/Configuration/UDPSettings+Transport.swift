@@ -19,28 +19,38 @@ extension UDPTransportConfiguration {
     }
 
     /// Creates settings from a section with an `interface`, now that it has `address`: the socket
-    /// binds that address and the interface, and reads only datagrams from its subnet, where every
-    /// peer must lie. With `discovery` on, the node announces `serviceUUID` (16 bytes) and
+    /// binds the interface (IPv4 and IPv6) and reads only datagrams from its IPv4 subnet and its
+    /// link-local addresses, where every peer must lie (a link-local peer without `%interface` is
+    /// taken as on this one). With `discovery` on, the node announces `serviceUUID` (16 bytes) and
     /// `instanceTag` (random, drawn at start: it names no node).
     public init(
         _ config: UDPSettings, on address: InterfaceAddress, serviceUUID: [UInt8] = LANDiscoveryConfiguration.defaultServiceUUID,
         instanceTag: UInt32 = 0
     ) throws(UDPSettingsError) {
-        guard let bind = UDPEndpoint(ipv4: address.address, port: config.port, within: address.subnet) else {
-            throw .interface(.noIPv4(address.name))
-        }
-        if let outside = config.neighbours.first(where: { $0.family != .ipv4 || !address.subnet.contains($0.ipv4) }) {
-            throw .peerOutsideSubnet(outside, interface: address.name, subnet: address.subnet)
+        let primary = address.address.flatMap { UDPEndpoint(ipv4: $0, port: config.port, within: address.subnet) }
+            ?? address.linkLocal.first.flatMap {
+                UDPEndpoint(ipv6: $0, scope: address.index, port: config.port, linkLocalScope: address.index)
+            }
+        guard let bind = primary else { throw .interface(.noAddress(address.name)) }
+        let neighbours = config.neighbours.map { $0.scope == 0 ? $0.scoped(to: address.index) : $0 }
+        if let outside = neighbours.first(where: {
+            $0.family == .ipv4 ? !address.subnet.contains($0.ipv4) : !$0.ipv6.isLinkLocal || $0.scope != address.index
+        }) {
+            guard outside.family == .ipv4, address.address == nil else {
+                throw .peerOutsideSubnet(outside, interface: address.name, subnet: address.subnet)
+            }
+            // An IPv4 peer, and the interface has no IPv4 address yet: wait for one (DHCP).
+            throw .interface(.noAddress(address.name))
         }
         self.init(
-            bind: bind, neighbours: config.neighbours,
+            bind: bind, neighbours: neighbours,
             mtu: config.mtu, loss: config.loss, keepaliveInterval: config.keepaliveInterval,
             linkTimeout: config.linkTimeout, connectInterval: config.connectInterval, maxLinks: config.maxLinks,
-            device: address.name, sources: address.subnet,
+            device: address.name, sources: address.subnet, linkLocalScope: address.index,
             discovery: config.discovery
                 ? LANDiscoveryConfiguration(
                     announcement: LANAnnouncement(serviceUUID: serviceUUID, instanceTag: instanceTag, port: bind.port),
-                    address: address.address, subnet: address.subnet)
+                    address: address.address, subnet: address.subnet, interfaceIndex: address.index, linkLocal: address.linkLocal)
                 : nil)
     }
 }
@@ -51,7 +61,7 @@ public enum UDPSettingsError: Error, Equatable, Sendable, CustomStringConvertibl
     case endpoint(UDPEndpointError)
     /// The interface cannot be used.
     case interface(InterfaceAddressError)
-    /// A peer lies outside the interface's subnet, whose datagrams alone are read.
+    /// A peer lies outside the interface's subnet and link-local addresses, whose datagrams alone are read.
     case peerOutsideSubnet(UDPEndpoint, interface: String, subnet: IPv4Subnet)
 
     /// One sentence.
@@ -59,7 +69,8 @@ public enum UDPSettingsError: Error, Equatable, Sendable, CustomStringConvertibl
         switch self {
         case .endpoint(let error): "bad bind address: \(error)"
         case .interface(let error): "\(error)"
-        case .peerOutsideSubnet(let peer, let interface, let subnet): "peer \(peer) is outside \(interface)'s subnet \(subnet)"
+        case .peerOutsideSubnet(let peer, let interface, let subnet):
+            peer.family == .ipv4 ? "peer \(peer) is outside \(interface)'s subnet \(subnet)" : "peer \(peer) is no link-local address on \(interface)"
         }
     }
 }

@@ -4,7 +4,8 @@ import MeshLink
 /// "LAN discovery"). It decides when to announce (a jittered period from an injected random
 /// source), which announcers to dial (at most `maxNeighbours`, never ourselves, nor one already
 /// linked or lately failed, one announcement per source per `sourceInterval`), and when to forget
-/// them. Time is a `Duration` since an arbitrary origin, given by the caller; no sockets.
+/// them. Of two announcers only the one with the lower instance tag dials; the other waits
+/// `dialFallback` for it before dialling itself, so a pair keeps one link. Time is a `Duration` since an arbitrary origin, given by the caller; no sockets.
 public struct LANDiscovery: Sendable {
     /// Something the transport must do.
     public enum Action: Equatable, Sendable {
@@ -27,18 +28,24 @@ public struct LANDiscovery: Sendable {
             case linked
             /// Its dial failed: not dialled again before `until`.
             case heldOff(until: Duration)
+            /// Its tag is lower, so it dials us: dialled by us only if no link is up at `until`.
+            case waiting(until: Duration)
         }
         var port: UInt16
+        /// Its instance tag, from its latest announcement: the lower of two tags dials, and one node
+        /// heard at two addresses (both families) is dialled once.
+        var tag: UInt32
         var lastHeard: Duration
         var state: State
     }
 
     /// The rules and this node's announcement.
-    public let configuration: LANDiscoveryConfiguration
+    public private(set) var configuration: LANDiscoveryConfiguration
     /// What discovery has seen and done.
     public private(set) var counters = LANDiscoveryCounters()
-    private(set) var announcers: [UInt32: Announcer] = [:]
+    private(set) var announcers: [AnnouncementSource: Announcer] = [:]
     private var nextAnnouncement: Duration = .zero
+    private var lastAnnouncement: Duration?
     private var random: any RandomNumberGenerator & Sendable
 
     /// Creates discovery; the first announcement is due at time zero. Jitter comes from `random`.
@@ -55,20 +62,37 @@ public struct LANDiscovery: Sendable {
         announcers.values.count { if case .heard = $0.state { false } else if case .heldOff = $0.state { false } else { true } }
     }
 
+    /// Whether this node dials an announcer with `tag`: the lower instance tag of the two dials.
+    func dialsFirst(_ tag: UInt32) -> Bool { configuration.announcement.instanceTag < tag }
+
     /// The endpoint an announcer at `address` is dialled on.
-    func endpoint(_ address: UInt32, _ announcer: Announcer) -> UDPEndpoint? {
-        UDPEndpoint(ipv4: address, port: announcer.port, within: configuration.subnet)
+    func endpoint(_ address: AnnouncementSource, _ announcer: Announcer) -> UDPEndpoint? {
+        configuration.endpoint(address, port: announcer.port)
     }
 
-    /// Handles one datagram read from the group: `source` is its sender (nil when not IPv4),
-    /// `ttl` the TTL it arrived with when the kernel reported it, `isLinked` whether a link to an
-    /// endpoint is up now.
+    /// Takes the interface's addresses now (``InterfaceChange``); announcers no longer on its link
+    /// are forgotten, and their dials stopped.
+    public mutating func follow(address: UInt32?, subnet: IPv4Subnet, linkLocal: [IPv6Address]) -> [Action] {
+        let old = configuration
+        configuration.address = address
+        configuration.subnet = subnet
+        configuration.linkLocal = linkLocal
+        var actions: [Action] = []
+        for (source, announcer) in announcers.sorted(by: { $0.key < $1.key }) where endpoint(source, announcer) == nil {
+            announcers[source] = nil
+            if let endpoint = old.endpoint(source, port: announcer.port) { actions.append(.forget(endpoint)) }
+        }
+        return actions
+    }
+
+    /// Handles one datagram read from a group: `source` is its sender (nil when of another family
+    /// than the group's), `ttl` the TTL or hop limit it arrived with when the kernel reported it,
+    /// `isLinked` whether a link to an endpoint is up now.
     public mutating func receive(
-        _ bytes: [UInt8], from source: UInt32?, ttl: Int?, now: Duration, isLinked: (UDPEndpoint) -> Bool
+        _ bytes: [UInt8], from source: AnnouncementSource?, ttl: Int?, now: Duration, isLinked: (UDPEndpoint) -> Bool
     ) -> [Action] {
         counters.announcementsReceived += 1
-        guard let source, source != configuration.address, ttl == nil || ttl == 1,
-              let sender = UDPEndpoint(ipv4: source, port: 1, within: configuration.subnet), !sender.isLoopback else {
+        guard let source, configuration.accepts(source, ttl: ttl) else {
             counters.announcementsRejected += 1
             return []
         }
@@ -93,16 +117,31 @@ public struct LANDiscovery: Sendable {
                 return []
             }
             announcers[source]?.lastHeard = now
+            announcers[source]?.tag = announcement.instanceTag
             switch known.state {
-            case .heard, .heldOff: announcers[source]?.port = announcement.port
+            case .heard, .heldOff, .waiting: announcers[source]?.port = announcement.port
             case .dialling, .linked: break
             }
         } else {
+            // The same node at another address (the other family, or a new address): one dial per
+            // node. A dialled or linked one keeps its address; an idle one gives way to the new.
+            if let (other, entry) = announcers.first(where: { $0.value.tag == announcement.instanceTag }) {
+                switch entry.state {
+                case .dialling, .linked, .waiting:
+                    counters.announcementsLimited += 1
+                    return []
+                case .heard, .heldOff:
+                    announcers[other] = nil
+                }
+            }
             guard makeRoom() else {
                 counters.announcementsLimited += 1
                 return []
             }
-            announcers[source] = Announcer(port: announcement.port, lastHeard: now, state: .heard)
+            announcers[source] = Announcer(port: announcement.port, tag: announcement.instanceTag, lastHeard: now, state: .heard)
+            // It may not have heard us yet: announce at once, but never twice within `sourceInterval`.
+            let soonest = lastAnnouncement.map { $0 + configuration.sourceInterval } ?? now
+            nextAnnouncement = min(nextAnnouncement, max(now, soonest))
         }
         return dialIfDue(source, now: now, isLinked: isLinked)
     }
@@ -111,9 +150,10 @@ public struct LANDiscovery: Sendable {
     /// announcers waiting for room, silent announcers forgotten.
     public mutating func tick(now: Duration, isLinked: (UDPEndpoint) -> Bool) -> [Action] {
         var actions: [Action] = []
-        if now >= nextAnnouncement {
+        if now >= nextAnnouncement, configuration.announceGroup != nil {
             actions.append(.announce(configuration.announcement.encoded()))
             counters.announcementsSent += 1
+            lastAnnouncement = now
             nextAnnouncement = now + drawInterval()
         }
         for address in announcers.keys.sorted() {
@@ -129,8 +169,23 @@ public struct LANDiscovery: Sendable {
                     actions.append(.forget(endpoint))
                 }
             case .linked:
-                // The link went down: dial it (again, when it was ours) until the dial times out.
+                // The link went down: the lower tag dials it (again, when it was ours) until the
+                // dial times out; the higher waits for that first.
                 if !isLinked(endpoint) {
+                    if dialsFirst(announcer.tag) {
+                        announcers[address]?.state = .dialling(since: now)
+                        counters.discoveryDials += 1
+                        actions.append(.dial(endpoint))
+                    } else {
+                        let until = now + configuration.dialFallback
+                        announcers[address]?.state = .waiting(until: until)
+                    }
+                }
+            case .waiting(let until):
+                if isLinked(endpoint) {
+                    announcers[address]?.state = .linked
+                } else if now >= until {
+                    // It did not dial us (it cannot reach us, or has no room): we dial.
                     announcers[address]?.state = .dialling(since: now)
                     counters.discoveryDials += 1
                     actions.append(.dial(endpoint))
@@ -145,15 +200,15 @@ public struct LANDiscovery: Sendable {
             guard let announcer = announcers[address] else { continue }
             switch announcer.state {
             case .heard, .heldOff: actions += dialIfDue(address, now: now, isLinked: isLinked)
-            case .dialling, .linked: break
+            case .dialling, .linked, .waiting: break
             }
         }
         return actions
     }
 
-    /// Dials a heard announcer (or one whose hold-off is over) when there is room; marks one that
-    /// already has a link (it dialled us) as linked.
-    private mutating func dialIfDue(_ address: UInt32, now: Duration, isLinked: (UDPEndpoint) -> Bool) -> [Action] {
+    /// Dials a heard announcer (or one whose hold-off is over) when there is room, if our tag is the
+    /// lower, else waits for it to dial us; marks one that already has a link (it dialled us) as linked.
+    private mutating func dialIfDue(_ address: AnnouncementSource, now: Duration, isLinked: (UDPEndpoint) -> Bool) -> [Action] {
         guard let announcer = announcers[address], let endpoint = endpoint(address, announcer) else { return [] }
         switch announcer.state {
         case .heard: break
@@ -166,6 +221,11 @@ public struct LANDiscovery: Sendable {
             return []
         }
         guard neighbourCount < configuration.maxNeighbours else { return [] }
+        guard dialsFirst(announcer.tag) else {
+            let until = now + configuration.dialFallback
+            announcers[address]?.state = .waiting(until: until)
+            return []
+        }
         announcers[address]?.state = .dialling(since: now)
         counters.discoveryDials += 1
         return [.dial(endpoint)]
@@ -178,7 +238,7 @@ public struct LANDiscovery: Sendable {
         let idle = announcers.filter {
             switch $0.value.state {
             case .heard, .heldOff: true
-            case .dialling, .linked: false
+            case .dialling, .linked, .waiting: false
             }
         }
         guard let victim = idle.min(by: { ($0.value.lastHeard, $0.key) < ($1.value.lastHeard, $1.key) })?.key else { return false }

@@ -7,11 +7,13 @@ public struct LANDiscoveryCounters: Equatable, Sendable {
     public var announcementsReceived: UInt64 = 0
     /// Not exactly 23 bytes, an unknown version byte, or port 0.
     public var announcementsMalformed: UInt64 = 0
-    /// From outside the interface's subnet, forwarded (TTL other than 1), or our own.
+    /// From outside the interface's subnet or link-local addresses, forwarded (TTL other than 1, hop
+    /// limit other than 255), or our own.
     public var announcementsRejected: UInt64 = 0
     /// From another mesh (another service UUID).
     public var announcementsForeign: UInt64 = 0
-    /// Dropped by the per-source rate limit, or because every announcer slot is taken by a dialled or linked one.
+    /// Dropped by the per-source rate limit, as a tag dialled or linked at another address, or because
+    /// every announcer slot is taken by a dialled or linked one.
     public var announcementsLimited: UInt64 = 0
     /// Announcers dialled.
     public var discoveryDials: UInt64 = 0
