@@ -128,16 +128,20 @@ def main():
                 if STATS_LINE.match(line):
                     print(line)
         if old:
-            print("== links keyed in version 1 (next to an older node) and privately (the rest)")
+            print("== links keyed in version 1 (next to an older node), privately and opaque (PROTOCOL.md D14) (the rest)")
             for i, node in enumerate(nodes):
                 if node.name in old:
                     continue
                 links = ((node.stats() or {}).get("counters") or {}).get("links", {})
                 beside = [n.name for n in nodes[max(0, i - 1):i + 2] if n.name in old]
+                newer = len([n for n in nodes[max(0, i - 1):i + 2] if n is not node and n.name not in old])
                 legacy, private = links.get("legacy_links", 0), links.get("private_links", 0)
-                print(f"  {node.name}: legacy_links {legacy}, private_links {private}")
+                opaque = links.get("opaque_links", 0)
+                print(f"  {node.name}: legacy_links {legacy}, private_links {private}, opaque_links {opaque}")
                 if (legacy > 0) != bool(beside) or private == 0 and len(beside) < (1 if i in (0, 4) else 2):
                     return fail(f"{node.name}: links not keyed as expected beside {beside or 'no older node'}")
+                if opaque != newer:
+                    return fail(f"{node.name}: {opaque} opaque links, not {newer} (one per neighbour of this version)")
         print("== stopping")
         for watch in watches:
             watch.stop()
