@@ -46,6 +46,8 @@ public struct BlueZConfiguration: Equatable, Sendable {
     /// advertised name (``AddressRotation``; docs/BLUEZ.md, "Addresses"). Useful only with kernel
     /// privacy on (bluetoothd's `Privacy`); every link of the adapter drops at each cycle.
     public var rotateAddress = false
+    /// The shortest time between two such power cycles, in seconds (``AddressRotation/minimumInterval``).
+    public var addressRotationInterval = AddressRotation.defaultMinimumInterval
     /// The bus to use instead of the system bus (a D-Bus address such as `unix:path=/run/x`), for
     /// tests on a private dbus-daemon; nil, the default, is the system bus.
     public var busAddress: String?

@@ -111,7 +111,7 @@ final class BlueZSession {
         gatt = try GATTApplication(configuration: configuration)
         if let name = shared.withLock({ $0.localName }) { _ = gatt.setLocalName(name) }
         slots = ClientSlots(count: configuration.gattServer ? configuration.clientSlots : 0)
-        rotation = AddressRotation(enabled: configuration.rotateAddress)
+        rotation = AddressRotation(enabled: configuration.rotateAddress, minimumInterval: configuration.addressRotationInterval)
         backoff = BackoffSchedule(policy: configuration.reconnect)
         retries = BackoffSchedule(policy: ReconnectPolicy(initialDelay: 1, maxDelay: 10, penaltyAfterFailures: 1000),
                                   capacity: 8)
