@@ -2,7 +2,7 @@
 # Scenario for scripts/blelab-run --hci-trace --bluetoothd Tests/VM/bluetoothd-privacy.sh: the passive-listener
 # adversary (issue 36) against nodes that stay up across an epoch boundary. NODES meshnoded nodes (default 8,
 # letters A...) and CLIENTS clients without a GATT server (default 2, P and Q) start once, all in range, with
-# --rotate-address on; they chat by script for CHAT seconds (default 42), then the VM's clock steps one hour
+# --rotate-address on and at most 3 links each; they chat by script for CHAT seconds (default 42), then the VM's clock steps one hour
 # ahead: every advertised name changes (PROTOCOL.md D13) and every adapter is powered off and on for a new
 # address (BLUEZ.md "Addresses"); they chat again. A broadcast sent 2 s before the step must be delivered once
 # by every other node and client.
@@ -35,7 +35,7 @@ start_radio() { # index, extra flags...
   local i=$1; shift
   local dir="/tmp/mesh-${names[$i]}"; mkdir -p "$dir"
   "$bin/meshnoded" --transport bluez --adapter "${adapters[$i]}" --state-directory "$dir" --runtime-directory "$dir" \
-    --name "node-${names[$i]}" --log-level debug --control-group root --rotate-address on "$@" \
+    --name "node-${names[$i]}" --log-level debug --control-group root --rotate-address on --max-connections 3 "$@" \
     > >(uptime_lines > "$(log_of "$i")") 2>&1 &
   pids[$i]=$!
 }

@@ -23,9 +23,13 @@ names=(A B C D E)
 want=(1 2 2 2 1)
 # Under kernel privacy (--bluetoothd Tests/VM/bluetoothd-privacy.sh) nodes that can change their address
 # with the name do (BLUEZ.md "Addresses"); an older binary has no such option.
-node_flags=()
-if "$bin/meshnoded" --help 2>&1 | grep -q -- --rotate-address && btmgmt info 2>/dev/null | grep -q "current settings:.*privacy"; then
-  node_flags=(--rotate-address on); stamp "kernel privacy on: nodes run with --rotate-address on"
+# The deny lists name public addresses, which peers no longer see: the nodes then link as they find
+# each other, at most 2 links each (a full mesh of 5 has crashed the emulator's one bluetoothd twice).
+node_flags=(); privacy=0
+if btmgmt info 2>/dev/null | grep -q "current settings:.*privacy"; then
+  privacy=1; node_flags=(--max-connections 2)
+  "$bin/meshnoded" --help 2>&1 | grep -q -- --rotate-address && node_flags+=(--rotate-address on)
+  stamp "kernel privacy on: nodes run with ${node_flags[*]}"
 fi
 failed=0
 : > "$MESHLAB_OUT/sends.txt"; : > "$MESHLAB_OUT/truth.txt"
@@ -39,8 +43,8 @@ now_ms() { date +%s%3N; }
 lined_up() {
   bluez_running || return 0
   local i
-  for i in 0 1 2 3 4; do log_neighbours_at_least "$i" "${want[$i]}" || return 1; done
-  for i in 0 1 2 3 4; do neighbours_at_least "$i" "${want[$i]}" || return 1; done
+  for i in 0 1 2 3 4; do log_neighbours_at_least "$i" $(( privacy ? 1 : want[i] )) || return 1; done
+  for i in 0 1 2 3 4; do neighbours_at_least "$i" $(( privacy ? 1 : want[i] )) || return 1; done
 }
 # One phase: start the line, wait for it, chat, record, stop.  Usage: phase N
 phase() {
