@@ -85,6 +85,7 @@ let package = Package(
         .target(name: "MeshService", dependencies: [
             "MeshProtocol", "MeshLink", "Fragmenter", "MeshCrypto", "Flooding", "MeshNode", "GATTBridge", "UDPTransport",
             "ControlProtocol", "MeshConfig", "CSystemd", "CTimerFD", "PosixThread", "Mailbox", "MailboxCourier", "MQTTBridge",
+            "Doctor",
         ]),
 
         // Executables.

@@ -42,6 +42,12 @@ public struct BlueZConfiguration: Equatable, Sendable {
     /// With ``writeType`` `.command`: frames of a link that may be unconfirmed by the peer's stack at
     /// once (``WritePacer``; 1...64).
     public var writeWindow = WritePacer.defaultWindow
+    /// Whether to power the adapter off and on whenever its address would otherwise carry a second
+    /// advertised name (``AddressRotation``; docs/BLUEZ.md, "Addresses"). Useful only with kernel
+    /// privacy on (bluetoothd's `Privacy`); every link of the adapter drops at each cycle.
+    public var rotateAddress = false
+    /// The shortest time between two such power cycles, in seconds (``AddressRotation/minimumInterval``).
+    public var addressRotationInterval = AddressRotation.defaultMinimumInterval
     /// The bus to use instead of the system bus (a D-Bus address such as `unix:path=/run/x`), for
     /// tests on a private dbus-daemon; nil, the default, is the system bus.
     public var busAddress: String?

@@ -57,6 +57,10 @@ public struct BlueZCounters: Equatable, Sendable {
     public var advertisementRegistrations = 0
     /// Times the node changed the advertised name (each epoch, docs/PROTOCOL.md D13).
     public var advertisedNameChanges = 0
+    /// Adapter power cycles made so that the address changes with the advertised name (``AddressRotation``).
+    public var addressRotations = 0
+    /// Times the address kept a second name: a cycle was refused, or came too soon after the last.
+    public var addressRotationsSkipped = 0
     /// Failed registrations of either kind.
     public var registrationFailures = 0
     /// Requests from bluetoothd that were malformed or not allowed.

@@ -32,6 +32,7 @@ extension BlueZSession {
             return
         }
         found(.power)
+        guard addressMayCarry(gatt.localName) else { return }
         registerApplication()
         registerAdvertisement()
         if reaperTimer == nil { reaperTimer = loop.after(config.connectTimeout) { [self] in reapStaleConnections() } }
@@ -101,8 +102,60 @@ extension BlueZSession {
     func localNameChanged() {
         guard let name = shared.withLock({ $0.localName }), gatt.setLocalName(name) else { return }
         count { $0.advertisedNameChanges += 1 }
-        guard config.gattServer else { return }
+        // A client without a GATT server dials from the address too: it changes it all the same.
+        guard adapterReady, addressMayCarry(name), config.gattServer else { return }
         refreshAdvertisement(after: 0)
+    }
+
+    /// Whether the adapter may advertise, scan and dial under `name` now (``AddressRotation``); false
+    /// while a power cycle changes its address (``setUpAdapter()`` runs again once it is back on).
+    func addressMayCarry(_ name: String) -> Bool {
+        guard !cyclingAdapter else { return false }
+        switch rotation.use(name: name, now: now()) {
+        case .proceed:
+            return true
+        case .proceedTooSoon:
+            count { $0.addressRotationsSkipped += 1 }
+            log(.warning, "the address keeps its previous name beside \(name): the last power cycle was under \(Int(rotation.minimumInterval)) s ago")
+            return true
+        case .cycle:
+            cycleAdapter(for: name)
+            return false
+        }
+    }
+
+    /// Powers the adapter off and on so that the kernel gives it a new resolvable private address
+    /// (docs/BLUEZ.md, "Addresses"); every link of the adapter drops, and the engine re-links.
+    private func cycleAdapter(for name: String) {
+        cyclingAdapter = true
+        powerRequested = true
+        log(.info, "powering the adapter off and on: a new address for the name \(name)")
+        call(path: adapterPath, interface: DBusObjectTree.properties, member: "Set",
+             [.string(BlueZ.adapter), .string("Powered"), .variant(.boolean(false))]) { [self] result in
+            guard cyclingAdapter else { return }
+            switch result {
+            case .success:
+                count { $0.addressRotations += 1 }
+                powerOnAfterCycle()
+            case .failure(let error):
+                cyclingAdapter = false
+                powerRequested = false
+                rotation.cycleFailed(name: name)
+                count { $0.addressRotationsSkipped += 1 }
+                log(.warning, "could not power the adapter off (\(error.summary)); its address keeps its previous name")
+                setUpAdapter()
+            }
+        }
+    }
+
+    /// The second half of ``cycleAdapter(for:)``, tried again every 2 s until the adapter is on.
+    private func powerOnAfterCycle() {
+        call(path: adapterPath, interface: DBusObjectTree.properties, member: "Set",
+             [.string(BlueZ.adapter), .string("Powered"), .variant(.boolean(true))]) { [self] result in
+            guard case .failure(let error) = result, cyclingAdapter else { return }
+            log(.warning, "could not power the adapter on after changing its address (\(error.summary)); trying again in 2 s")
+            loop.after(2) { [self] in if cyclingAdapter, !cache.isPowered(adapterPath) { powerOnAfterCycle() } }
+        }
     }
 
     /// Registers the advertisement again (it goes off-air when a central connects), debounced.

@@ -101,11 +101,13 @@ extension BlueZSession {
             if powered {
                 log(.info, "adapter powered on")
                 powerRequested = false
+                cyclingAdapter = false
+                rotation.poweredOn()
                 setUpAdapter()
                 refreshAdvertisement(after: 0)
             } else {
                 count { $0.adapterPoweredOff += 1 }
-                log(.warning, "adapter powered off; dropping its links")
+                log(cyclingAdapter ? .info : .warning, "adapter powered off; dropping its links")
                 dropLinks(under: adapterPath, reason: "adapter powered off")
                 if connecting != nil { attemptFailed("adapter powered off", disconnect: false) }
                 advState = .unregistered

@@ -61,6 +61,10 @@ final class BlueZSession {
     var discoveryActive = false
     var discoveryStarting = false
     var powerRequested = false
+    /// When the adapter's address must change with the advertised name (``AddressRotation``).
+    var rotation: AddressRotation
+    /// A power cycle for ``rotation`` is under way: power the adapter on again once it is off.
+    var cyclingAdapter = false
     var connecting: Attempt?
     var backoff: BackoffSchedule
     var retries: BackoffSchedule
@@ -107,6 +111,7 @@ final class BlueZSession {
         gatt = try GATTApplication(configuration: configuration)
         if let name = shared.withLock({ $0.localName }) { _ = gatt.setLocalName(name) }
         slots = ClientSlots(count: configuration.gattServer ? configuration.clientSlots : 0)
+        rotation = AddressRotation(enabled: configuration.rotateAddress, minimumInterval: configuration.addressRotationInterval)
         backoff = BackoffSchedule(policy: configuration.reconnect)
         retries = BackoffSchedule(policy: ReconnectPolicy(initialDelay: 1, maxDelay: 10, penaltyAfterFailures: 1000),
                                   capacity: 8)
@@ -175,7 +180,7 @@ final class BlueZSession {
     }
 
     /// Whether the adapter can be used now.
-    var adapterReady: Bool { bluezOwner != nil && cache.isPowered(adapterPath) && !stopping }
+    var adapterReady: Bool { bluezOwner != nil && cache.isPowered(adapterPath) && !stopping && !cyclingAdapter }
 
     // MARK: bus connection
 
@@ -289,6 +294,8 @@ final class BlueZSession {
         discoveryActive = false
         discoveryStarting = false
         powerRequested = false
+        cyclingAdapter = false
+        rotation.forgotten()
         connectedSince.removeAll()
         if let timer = reaperTimer { loop.cancelTimer(timer); reaperTimer = nil }
         if let attempt = connecting {

@@ -18,7 +18,22 @@ public struct BlueZSettings: Equatable, Sendable {
     /// Client slot characteristics exported: how many clients without a GATT server are served at
     /// once (docs/BLUEZ.md, "Client slots"); 0 exports none.
     public var clientSlots = ClientSlotLimits.defaultCount
+    /// Whether the adapter is powered off and on so that its address changes with the advertised name
+    /// (docs/BLUEZ.md, "Addresses"). Off by default: every cycle drops all links, and the emulator's
+    /// bluetoothd has not yet survived a run with it.
+    public var rotateAddress = AddressRotationSetting.off
 
     /// Creates the defaults.
     public init() {}
+}
+
+/// `[bluez] rotate_address`: whether the adapter's address changes with the advertised name.
+public enum AddressRotationSetting: String, CaseIterable, Equatable, Sendable {
+    /// On when bluetoothd's main.conf turns `Privacy` on (without privacy a power cycle keeps the
+    /// public address and costs every link for nothing).
+    case auto
+    /// Always on.
+    case on
+    /// Never: the kernel changes the address on its own timer only.
+    case off
 }

@@ -136,6 +136,13 @@ extension ConfigSchema {
                 config.bluez.clientSlots = try ConfigValue.integer(text, in: 0...ClientSlotLimits.maxCount)
             },
             render: { String($0.bluez.clientSlots) }),
+        ConfigOption(
+            section: "bluez", key: "rotate_address", alias: "rotate-address", valueHint: "auto|on|off",
+            summary: "power the adapter off and on when the advertised name changes, for a new private address (auto: when main.conf sets Privacy)",
+            apply: { config, text throws(InvalidValue) in
+                config.bluez.rotateAddress = try ConfigValue.choice(text, of: AddressRotationSetting.self)
+            },
+            render: { $0.bluez.rotateAddress.rawValue }),
     ]
 
     private static func uuid(_ text: String) throws(InvalidValue) -> String {

@@ -79,4 +79,68 @@ struct AdvertisedNameChangeTests {
         #expect(counters.advertisementRegistrations == 3)
         #expect(counters.advertisedNameChanges == 2)
     }
+
+    /// With `rotateAddress`, an adapter found on is powered off and on before anything is advertised
+    /// under the first name, and again before a new name goes on air (docs/BLUEZ.md, "Addresses").
+    @Test func aNewNameGoesOutFromANewAddress() throws {
+        let bus = try DBusLoopbackTests.Bus()
+        let fake = try DBusLoopbackTests.Endpoint(address: bus.address)
+        let events = Mutex<[String]>([])
+        let fakeConnection = fake.connection
+        let owned = fake.onLoop { (done: @escaping @Sendable (Bool) -> Void) in
+            fakeConnection.onMessage = { message in
+                guard message.kind == .methodCall else { return false }
+                switch message.member {
+                case "GetManagedObjects":
+                    fakeConnection.send(try! message.makeReturn([Self.adapterOn]))
+                case "Set" where message.interface == DBusObjectTree.properties:
+                    // bluetoothd answers, then signals the new Powered value.
+                    let powered = (try? message.arguments().at(2).bool()) ?? false
+                    events.withLock { $0.append(powered ? "on" : "off") }
+                    fakeConnection.send(try! message.makeReturn())
+                    fakeConnection.send(try! DBusMessage.signal(
+                        path: "/org/bluez/hci0", interface: DBusObjectTree.properties, member: "PropertiesChanged",
+                        arguments: [.string(BlueZ.adapter), .propertyMap(["Powered": .variant(.boolean(powered))]),
+                                    .stringArray([])]))
+                case "RegisterAdvertisement":
+                    let path = (try? message.arguments().at(0).objectPath()) ?? ""
+                    let get = try! DBusMessage.methodCall(
+                        destination: message.sender ?? "", path: path, interface: DBusObjectTree.properties,
+                        member: "Get", arguments: [.string(BlueZ.advertisement), .string("LocalName")])
+                    fakeConnection.call(get, timeout: 5) { result in
+                        let name = (try? result.get().arguments().at(0).string()) ?? "?"
+                        events.withLock { $0.append(name) }
+                        fakeConnection.send(try! message.makeReturn())
+                    }
+                default:
+                    fakeConnection.send(try! message.makeReturn())
+                }
+                return true
+            }
+            let request = try! DBusMessage.methodCall(
+                destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+                member: "RequestName", arguments: [.string(BlueZ.bus), .uint32(4)])
+            fakeConnection.call(request, timeout: 5) { done((try? $0.get()) != nil) }
+        }
+        #expect(owned == true)
+        defer { fake.close() }
+
+        var configuration = BlueZConfiguration(localName: "abcd1234")
+        configuration.busAddress = bus.address
+        configuration.rotateAddress = true
+        configuration.addressRotationInterval = 0
+        let transport = try BlueZTransport(configuration: configuration) { _ in }
+        try transport.start { _ in }
+        defer { transport.stop() }
+
+        let first = poll({ events.withLock { $0 } }, { $0.contains("abcd1234") })
+        #expect(Array(first.prefix(3)) == ["off", "on", "abcd1234"])
+        try transport.setLocalName("feed0001")
+        let second = poll({ events.withLock { $0 } }, { $0.contains("feed0001") })
+        let afterFirst = second.suffix(from: (second.lastIndex(of: "abcd1234") ?? 0) + 1)
+        #expect(Array(afterFirst.prefix(3)) == ["off", "on", "feed0001"], "\(second)")
+        let counters = poll({ transport.counters }, { $0.addressRotations >= 2 })
+        #expect(counters.addressRotations == 2)
+        #expect(counters.addressRotationsSkipped == 0)
+    }
 }

@@ -105,6 +105,17 @@ struct ConfigFileTests {
         #expect(DaemonSettings().lan.port != DaemonSettings().udp.port)
     }
 
+    @Test("[bluez] rotate_address is off unless set, refuses other words, and survives --print-config", arguments: [
+        ("", AddressRotationSetting.off), ("rotate_address = on\n", .on), ("rotate_address = off\n", .off),
+        ("rotate_address = auto\n", .auto),
+    ])
+    func rotateAddress(_ line: String, _ setting: AddressRotationSetting) throws {
+        let settings = try ConfigLoader.parse("[bluez]\n" + line, file: "t.conf")
+        #expect(settings.bluez.rotateAddress == setting)
+        #expect(try ConfigLoader.parse(settings.rendered(), file: "t.conf") == settings)
+        #expect(throws: (any Error).self) { try ConfigLoader.parse("[bluez]\nrotate_address = yes\n", file: "t.conf") }
+    }
+
     @Test("[lan] discovery is on unless turned off, and survives --print-config", arguments: [
         ("", true), ("discovery = off\n", false), ("discovery = no\n", false), ("discovery = on\n", true), ("discovery = true\n", true),
     ])

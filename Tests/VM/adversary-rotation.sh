@@ -1,0 +1,107 @@
+#!/bin/bash
+# Scenario for scripts/blelab-run --hci-trace --bluetoothd Tests/VM/bluetoothd-privacy.sh: the passive-listener
+# adversary (issue 36) against nodes that stay up across an epoch boundary. NODES meshnoded nodes (default 8,
+# letters A...) and CLIENTS clients without a GATT server (default 2, P and Q) start once, all in range, with
+# --rotate-address on and at most 3 links each; they chat by script for CHAT seconds (default 42), then the VM's clock steps one hour
+# ahead: every advertised name changes (PROTOCOL.md D13) and every adapter is powered off and on for a new
+# address (BLUEZ.md "Addresses"); they chat again. A broadcast sent 2 s before the step must be delivered once
+# by every other node and client.
+#   scripts/blelab-run -n 11 -t 1800 --hci-trace --btvirt ../shared/blelab/btvirt/btvirt \
+#     --bluetoothd Tests/VM/bluetoothd-privacy.sh Tests/VM/adversary-rotation.sh BIN_DIR [NODES [CLIENTS]]
+# Records what Tests/VM/adversary.sh records (truth.txt, sends.txt, meshnoded-P-X.log: each log split at the
+# step, adversary.N.btsnoop) for scripts/adversary.py and scripts/adversary_score.py, and relink.txt: seconds
+# from the step until each radio had keyed a link again.
+. "$MESHLAB_LIB"
+. "$(dirname "$MESHLAB_LIB")/scenario-lib.sh"
+bin=$(readlink -f "$1")
+[ -x "$bin/meshnoded" ] && [ -x "$bin/relayctl" ] || { echo "no meshnoded and relayctl in $bin"; exit 3; }
+nodes=${2:-8}; clients=${3:-2}; chat=${CHAT:-42}
+count=$(( nodes + clients ))
+read -r -a adapters <<< "$MESHLAB_ADAPTERS"
+[ ${#adapters[@]} -ge "$count" ] || { echo "only ${#adapters[@]} adapters: $MESHLAB_ADAPTERS"; exit 3; }
+letters=(A B C D E F G H I J K L M N O); names=("${letters[@]:0:$nodes}" P Q R S T U V W X Y Z)
+names=("${names[@]:0:$count}")
+failed=0
+: > "$MESHLAB_OUT/sends.txt"; : > "$MESHLAB_OUT/truth.txt"; : > "$MESHLAB_OUT/relink.txt"
+[ -e /dev/fd ] || ln -s /proc/self/fd /dev/fd
+(n=0; while [ ! -e /tmp/adversary.stop ]; do
+  btmon -w "/tmp/adversary.$n.btsnoop" > /dev/null 2>&1 & echo $! > /tmp/adversary.btmon; wait $!; n=$((n + 1)); done) &
+btmon_loop=$!
+now_ms() { date +%s%3N; }
+log_of() { echo "$MESHLAB_OUT/meshnoded-${names[$1]}.log"; }
+# Lines of node I's log after line N that match a pattern.  Usage: count_after I N PATTERN
+count_after() { tail -n "+$(( $2 + 1 ))" "$(log_of "$1")" | grep -cE "$3"; }
+start_radio() { # index, extra flags...
+  local i=$1; shift
+  local dir="/tmp/mesh-${names[$i]}"; mkdir -p "$dir"
+  "$bin/meshnoded" --transport bluez --adapter "${adapters[$i]}" --state-directory "$dir" --runtime-directory "$dir" \
+    --name "node-${names[$i]}" --log-level debug --control-group root --rotate-address on --max-connections 3 "$@" \
+    > >(uptime_lines > "$(log_of "$i")") 2>&1 &
+  pids[$i]=$!
+}
+all_linked() { local i; for ((i = 0; i < count; i++)); do log_neighbours_at_least "$i" 1 || return 1; done; }
+addr=(); for ((i = 0; i < count; i++)); do addr+=("$(address "${adapters[$i]}")"); done
+stamp "adapters ${adapters[*]:0:$count}: nodes ${names[*]:0:$nodes}, clients ${names[*]:$nodes}; load $(cut -d' ' -f1-3 /proc/loadavg)"
+pids=()
+for ((i = 0; i < nodes; i++)); do start_radio "$i"; done
+for ((i = nodes; i < count; i++)); do start_radio "$i" --gatt-server false; done
+if wait_until 600 all_linked; then stamp "every radio has a neighbour"; else fail "not every radio linked"; fi
+ids=(); for ((i = 0; i < count; i++)); do ids+=("$(node_id "$i")"); done
+for ((i = 0; i < count; i++)); do
+  for p in 1 2; do echo "phase $p ${names[$i]} ${adapters[$i]} ${ids[$i]} ${addr[$i]}" >> "$MESHLAB_OUT/truth.txt"; done
+done
+# Chat: a broadcast or a direct message to another radio every 6 s, from a random radio.
+chat_for() {
+  local end=$(( $(date +%s) + $1 )) t=0 from to
+  while [ "$(date +%s)" -lt "$end" ]; do
+    from=$(( RANDOM % count ))
+    if [ $(( t % 3 )) = 2 ]; then
+      echo "$(now_ms) ${names[$from]} *" >> "$MESHLAB_OUT/sends.txt"; ctl "$from" send "news $t" > /dev/null
+    else
+      to=$(( (from + 1 + RANDOM % (count - 1)) % count ))
+      echo "$(now_ms) ${names[$from]} ${names[$to]}" >> "$MESHLAB_OUT/sends.txt"
+      ctl "$from" send --detach --to "${ids[$to]}" "note $t" > /dev/null || stamp "send $t failed"
+    fi
+    t=$(( t + 1 )); sleep 6
+  done
+}
+chat_for "$chat"
+# The broadcast in flight at the step, then the step.
+echo "$(now_ms) ${names[0]} *" >> "$MESHLAB_OUT/sends.txt"
+flight=$(ctl 0 send "in flight at the step"); sleep 2
+lines=(); for ((i = 0; i < count; i++)); do lines+=("$(wc -l < "$(log_of "$i")")"); done
+date -s "@$(( $(date +%s) + 3600 ))" > /dev/null; step=$(date +%s); stamp "clock stepped one hour ahead: $(date -u +%H:%M)"
+relinked=()
+relink_done() {
+  local i all=0
+  for ((i = 0; i < count; i++)); do
+    [ -n "${relinked[$i]}" ] && continue
+    if [ "$(count_after "$i" "${lines[$i]}" 'link keyed')" -ge 1 ]; then relinked[$i]=$(( $(date +%s) - step )); else all=1; fi
+  done
+  return $all
+}
+wait_until 600 relink_done || fail "not every radio keyed a link after the step"
+for ((i = 0; i < count; i++)); do
+  echo "${names[$i]} ${relinked[$i]:-never} $(count_after "$i" "${lines[$i]}" 'powering the adapter off and on')" >> "$MESHLAB_OUT/relink.txt"
+done
+stamp "relinked after the step (radio, seconds, power cycles): $(tr '\n' ';' < "$MESHLAB_OUT/relink.txt")"
+flight_delivered() { grep "message delivered" "$(log_of "$1")" | grep -c "$flight"; }
+flight_arrived() { [ "$(flight_delivered "$1")" -ge 1 ]; }
+for ((i = 1; i < count; i++)); do
+  wait_until 120 flight_arrived "$i"
+  n=$(flight_delivered "$i")
+  [ "$n" = 1 ] || fail "${names[$i]} delivered the broadcast in flight $n times"
+done
+stamp "the broadcast in flight at the step: checked at every radio"
+chat_for "$chat"
+for ((i = 0; i < count; i++)); do ctl "$i" --json peers > "$MESHLAB_OUT/peers-2-${names[$i]}.json" 2>/dev/null; done
+stop_nodes "$count"
+for ((i = 0; i < count; i++)); do
+  head -n "${lines[$i]}" "$(log_of "$i")" > "$MESHLAB_OUT/meshnoded-1-${names[$i]}.log"
+  tail -n "+$(( ${lines[$i]} + 1 ))" "$(log_of "$i")" > "$MESHLAB_OUT/meshnoded-2-${names[$i]}.log"
+done
+bluez_running || fail "bluetoothd is gone"
+touch /tmp/adversary.stop; kill "$(cat /tmp/adversary.btmon)"; wait "$btmon_loop" 2>/dev/null
+cp /tmp/adversary.*.btsnoop "$MESHLAB_OUT/"
+stamp "result: $([ $failed = 0 ] && echo PASS || echo FAIL)"
+exit $failed
