@@ -146,6 +146,7 @@ class Watcher(threading.Thread):
         self.delivered = {}
         self.first_seen = []    # (uptime, text) of every first delivery
         self.link_downs = 0
+        self.departures = []    # uptimes of the peer's departures (`peer_left`: its grace ran out)
         self.log = open(os.path.join(out, "drops-watch-%s.log" % name), "w")
 
     def run(self):
@@ -170,6 +171,8 @@ class Watcher(threading.Thread):
                             self.first_seen.append((uptime(), text))
                     elif event.get("type") == "link_down":
                         self.link_downs += 1
+                    elif event.get("type") == "peer_left":
+                        self.departures.append(uptime())
                     self.log.write("%.3f %s\n" % (uptime(), json.dumps(event, sort_keys=True)))
                     self.log.flush()
             except (OSError, ConnectionError, ValueError) as error:
@@ -285,6 +288,15 @@ extra["cores"] = len(cores)
 # or unacknowledged at the kill, and is lost with its neighbour if the restart outlasts the departure
 # grace; it is counted with the restart phase. Strict accounting covers what was sent before.
 restart_at = uptime() - 5
+# The hold counters of the drop phase (PROTOCOL.md Part E), for the check of messages lost with a departure.
+hold = {}
+for name, path in (("A", sock_a), ("B", sock_b)):
+    reply = Control(path).request("stats")
+    counters = reply.get("result", {}).get("counters", {}) if reply.get("ok") else {}
+    hold[name] = counters.get("hold", {})
+    for group, field in (("hold", "held"), ("hold", "resent"), ("hold", "sent_late"), ("hold", "expired"),
+                         ("hold", "evicted"), ("links", "unconfirmed_at_link_down"), ("links", "resent"), ("links", "departures")):
+        extra["%s_%s_%s" % (name, group, field)] = counters.get(group, {}).get(field, "?")
 if os.environ.get("RESTART") == "1":
     pid = read_pid()
     say("killing bluetoothd (pid %d) under traffic" % pid)
@@ -335,6 +347,25 @@ for name, peer in (("A", "B"), ("B", "A")):
     summary["%s_duplicated" % name] = sum(1 for t in senders[name].sent if got.get(t, 0) > 1)
     lost = sorted((t for t, k in sent.items() if k == "up" and got.get(t, 0) == 0), key=lambda t: int(t.split("-")[1]))
     summary["%s_lost_up_list" % name] = ",".join(lost[:40]) or "-"
+    # A message the link took just before it dropped is unconfirmed and held for the neighbour
+    # (PROTOCOL.md D12, step 5), and lost with everything held for it when it stays away past its
+    # departure grace (Part E): legitimate when the sender saw the peer depart after the send and
+    # no later message of the sender reached the peer before that (a link that carried later ones
+    # would have carried this one first). Everything else lost is a loss on a live link.
+    departed = []
+    for text in lost:
+        at, number = senders[name].times[text], int(text.split("-")[1])
+        gone = [d for d in watchers[name].departures if d > at]
+        later = [t for seen, t in watchers[peer].first_seen
+                 if t.startswith(name + "-") and int(t.split("-")[1]) > number and gone and at < seen < gone[0]]
+        if gone and not later:
+            departed.append(text)
+    summary["%s_lost_up_departed" % name] = len(departed)
+    summary["%s_lost_up_departed_list" % name] = ",".join(departed[:40]) or "-"
+    summary["%s_lost_up_linked" % name] = len(lost) - len(departed)
+    # Each of those must have been held and dropped by the node: its hold counters cover them.
+    dropped = int(hold[name].get("expired", 0)) + int(hold[name].get("evicted", 0)) if hold.get(name) else -1
+    summary["%s_hold_covers_losses" % name] = int(dropped >= summary["%s_lost_held" % name] + len(departed))
 with open(os.path.join(out, "drops-summary.txt"), "w") as f:
     for key, value in summary.items():
         f.write("%s=%s\n" % (key, value))

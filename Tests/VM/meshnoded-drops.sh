@@ -54,6 +54,7 @@ done
 for n in A B; do
   stamp "$n, after bluetoothd's restart: $(value ${n}_restart_sent_up) sent while linked, $(value ${n}_restart_lost_up) lost (not checked: the restart may outlast the departure grace)"
   stamp "$n sent $(value ${n}_sent_up) while linked (lost $(value ${n}_lost_up): $(value ${n}_lost_up_list)), $(value ${n}_sent_held) held for the neighbour (lost $(value ${n}_lost_held)), $(value ${n}_not_sent) refused; $(value ${n}_duplicated) delivered twice"
+  stamp "$n: of those lost while linked, $(value ${n}_lost_up_departed) were unconfirmed when the link dropped and went with the neighbour's departure ($(value ${n}_lost_up_departed_list)); counters: hold held $(value ${n}_hold_held) resent $(value ${n}_hold_resent) sent_late $(value ${n}_hold_sent_late) expired $(value ${n}_hold_expired) evicted $(value ${n}_hold_evicted), links unconfirmed_at_link_down $(value ${n}_links_unconfirmed_at_link_down) resent $(value ${n}_links_resent) departures $(value ${n}_links_departures)"
   [ "$(value ${n}_duplicated)" = 0 ] || fail "messages of $n delivered twice"
   if [ "${STRICT_DELIVERY:-0}" = 1 ]; then
     [ "$(value ${n}_lost_up)" = 0 ] || fail "messages of $n sent while linked were lost"
