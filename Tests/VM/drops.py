@@ -15,6 +15,9 @@ environment: DROPS (20), POWER_EVERY (5), INTERVAL (0.5 s between sends per node
 BT_PID (bluetoothd's process ID at the start: checked after the drops), RESTART=1: then, under the
 same traffic, bluetoothd is killed (SIGKILL) and started again 2 s later (lib.sh's bluez_start), and
 the time from its start to the first message each way is measured (summary: restart_*).
+Of the messages sent while linked and lost, the summary tells apart those that went with the
+neighbour's departure (X_lost_up_departed) from the rest (X_lost_up_linked), and whether the
+sender's hold counters, read before the kill, cover those and the held ones lost (X_hold_covers_losses).
 """
 import json
 import os
