@@ -262,9 +262,11 @@ extension MeshEngine {
         actions.append(.preferLink(link))
         emit(.linkKeyed(link, neighbour: neighbour))
         if firstKeys {
-            sendProfile(on: link, now: now)
-            // Announces that this end acknowledges (PROTOCOL.md D12).
+            // Announces that this end acknowledges (PROTOCOL.md D12), before the profile: the
+            // peer's link is ready on our profile and sends what it held for us then, and only
+            // what it sends after our announcement is tracked and sent again when lost.
             sendAcknowledgement(on: link, now: now)
+            sendProfile(on: link, now: now)
         }
         if rekeyed { resendAfterRekey(on: link, now: now) }
     }

@@ -297,6 +297,8 @@ for name, path in (("A", sock_a), ("B", sock_b)):
     reply = Control(path).request("stats")
     counters = reply.get("result", {}).get("counters", {}) if reply.get("ok") else {}
     hold[name] = counters.get("hold", {})
+    with open(os.path.join(out, "drops-stats-%s.json" % name), "w") as f:
+        json.dump(counters, f, sort_keys=True)
     for group, field in (("hold", "held"), ("hold", "resent"), ("hold", "sent_late"), ("hold", "expired"),
                          ("hold", "evicted"), ("links", "unconfirmed_at_link_down"), ("links", "resent"), ("links", "departures")):
         extra["%s_%s_%s" % (name, group, field)] = counters.get(group, {}).get(field, "?")

@@ -93,6 +93,29 @@ struct LinkAcknowledgementMeshTests {
         #expect(a.holdCounters.expired == (deliveries == 0 ? 2 : 0), "\(a.holdCounters)")
     }
 
+    /// The drops VM scenario's second losing sequence: a neighbour comes back after its link was
+    /// down for a while, and what was held for it goes out the moment the link is ready. That is
+    /// on the peer's profile; its announcement (D12) must come before it, or the held batch goes
+    /// out untracked: nothing paces it to the peer's credit (the BlueZ transport refuses what
+    /// overflows its 32-frame queue) and nothing lost of it is ever sent again.
+    @Test("Messages held while the link was down go out tracked and paced by credit when it is back, each once")
+    func heldBatchIsTrackedOnRelink() throws {
+        let sim = try MeshSimulator(nodeCount: 2, seed: 19)
+        let link = sim.connect(0, 1)
+        sim.run(for: .seconds(12))
+        sim.disconnect(link)
+        var ids: [MessageID] = []
+        for index in 0..<40 { ids.append(try sim.send(from: 0, text: "held \(index)")) }
+        let a = sim.nodes[0].engine
+        #expect(a.holdCounters.held == 40)
+        sim.reconnect(link)
+        sim.run(for: .seconds(15))
+        #expect(a.holdCounters.sentLate == 40)
+        // More than the peer's credit (32) at once: the rest waited for acknowledgements.
+        #expect(a.linkCounters.creditWaits >= 8, "\(a.linkCounters)")
+        #expect(ids.map { sim.deliveries(of: $0)[1] ?? 0 } == Array(repeating: 1, count: 40))
+    }
+
     @Test("A new node links an older one: messages flow both ways, and the older peer is reported once")
     func olderPeer() throws {
         let sim = try MeshSimulator(nodeCount: 2, seed: 11, nodeConfigurations: [1: Self.withoutAcknowledgements()])
