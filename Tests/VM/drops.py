@@ -17,7 +17,8 @@ same traffic, bluetoothd is killed (SIGKILL) and started again 2 s later (lib.sh
 the time from its start to the first message each way is measured (summary: restart_*).
 Of the messages sent while linked and lost, the summary tells apart those that went with the
 neighbour's departure (X_lost_up_departed) from the rest (X_lost_up_linked), and whether the
-sender's hold counters, read before the kill, cover those and the held ones lost (X_hold_covers_losses).
+sender's hold counters, read before the kill, cover those and the held ones lost (X_hold_covers_losses);
+every counter read then is kept in OUT/drops-stats-X.json.
 """
 import json
 import os
