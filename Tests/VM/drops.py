@@ -17,7 +17,7 @@ same traffic, bluetoothd is killed (SIGKILL) and started again 2 s later (lib.sh
 the time from its start to the first message each way is measured (summary: restart_*).
 Of the messages sent while linked and lost, the summary tells apart those that went with the
 neighbour's departure (X_lost_up_departed) from the rest (X_lost_up_linked), and whether the
-sender's hold counters, read before the kill, cover those and the held ones lost (X_hold_covers_losses);
+sender's hold counters, read at the end, cover those and the held ones lost (X_hold_covers_losses);
 every counter read then is kept in OUT/drops-stats-X.json.
 """
 import json
@@ -292,17 +292,6 @@ extra["cores"] = len(cores)
 # or unacknowledged at the kill, and is lost with its neighbour if the restart outlasts the departure
 # grace; it is counted with the restart phase. Strict accounting covers what was sent before.
 restart_at = uptime() - 5
-# The hold counters of the drop phase (PROTOCOL.md Part E), for the check of messages lost with a departure.
-hold = {}
-for name, path in (("A", sock_a), ("B", sock_b)):
-    reply = Control(path).request("stats")
-    counters = reply.get("result", {}).get("counters", {}) if reply.get("ok") else {}
-    hold[name] = counters.get("hold", {})
-    with open(os.path.join(out, "drops-stats-%s.json" % name), "w") as f:
-        json.dump(counters, f, sort_keys=True)
-    for group, field in (("hold", "held"), ("hold", "resent"), ("hold", "sent_late"), ("hold", "expired"),
-                         ("hold", "evicted"), ("links", "unconfirmed_at_link_down"), ("links", "resent"), ("links", "departures")):
-        extra["%s_%s_%s" % (name, group, field)] = counters.get(group, {}).get(field, "?")
 if os.environ.get("RESTART") == "1":
     pid = read_pid()
     say("killing bluetoothd (pid %d) under traffic" % pid)
@@ -331,6 +320,18 @@ stop.set()
 for thread in list(senders.values()):
     thread.join(timeout=20)
 time.sleep(10)  # resends after the last drop, and message events wait for the seen journal's sync
+# The counters at the end (PROTOCOL.md Part E): a departure in the restart phase may take messages of the
+# drop phase with it, so the check of messages lost with a departure reads them after it.
+hold = {}
+for name, path in (("A", sock_a), ("B", sock_b)):
+    reply = Control(path).request("stats")
+    counters = reply.get("result", {}).get("counters", {}) if reply.get("ok") else {}
+    hold[name] = counters.get("hold", {})
+    with open(os.path.join(out, "drops-stats-%s.json" % name), "w") as f:
+        json.dump(counters, f, sort_keys=True)
+    for group, field in (("hold", "held"), ("hold", "resent"), ("hold", "sent_late"), ("hold", "expired"),
+                         ("hold", "evicted"), ("links", "unconfirmed_at_link_down"), ("links", "resent"), ("links", "departures")):
+        extra["%s_%s_%s" % (name, group, field)] = counters.get(group, {}).get(field, "?")
 
 summary = {"drops": drops, "drops_on_link": drops_on_link, "unrecovered": unrecovered, "dropped_before_keyed_again": late,
            "link_downs_A": watchers["A"].link_downs, "link_downs_B": watchers["B"].link_downs,
