@@ -30,7 +30,8 @@
 #               from either side, every 5th an adapter power cycle): bluetoothd keeps its process ID and writes no
 #               core; then bluetoothd is killed and restarted under the same traffic and messages cross again
 #               (Tests/VM/meshnoded-drops.sh, fixed btvirt): every message sent while the pair was linked is
-#               delivered exactly once (MESHNODE_VM_STRICT_DELIVERY=0 only prints the losses);
+#               delivered exactly once, unless its link dropped before the peer had it and the neighbour then
+#               stayed away past its departure grace (MESHNODE_VM_STRICT_DELIVERY=0 only prints the losses);
 #   outage      A-B-C on the fixed btvirt: messages A sends while bluetoothd is down, and while B's
 #               adapter is off, are held and reach C once B is back (Tests/VM/meshnoded-outage.sh).
 # Each scenario that fails is tried once more (software-emulated radios are slow and sometimes lose

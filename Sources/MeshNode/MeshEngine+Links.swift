@@ -266,11 +266,13 @@ extension MeshEngine {
         actions.append(.preferLink(link))
         emit(.linkKeyed(link, neighbour: neighbour))
         if firstKeys {
-            sendProfile(on: link, now: now)
             // Announces that this end acknowledges (PROTOCOL.md D12), then, in an opaque packet,
-            // that it reads opaque packets (D14); an older node drops the second as of an unknown kind.
+            // that it reads opaque packets (D14; an older node drops it as of an unknown kind), both
+            // before the profile: the peer's link is ready on our profile and sends what it held for
+            // us then, and only what it sends after our announcement is tracked and sent again when lost.
             sendAcknowledgement(on: link, now: now)
             if configuration.opaquePackets { sendAcknowledgement(on: link, now: now, opaque: true) }
+            sendProfile(on: link, now: now)
         }
         if rekeyed {
             // A peer not heard in the opaque form yet (both announcements lost, or an older node)

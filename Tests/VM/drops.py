@@ -15,6 +15,10 @@ environment: DROPS (20), POWER_EVERY (5), INTERVAL (0.5 s between sends per node
 BT_PID (bluetoothd's process ID at the start: checked after the drops), RESTART=1: then, under the
 same traffic, bluetoothd is killed (SIGKILL) and started again 2 s later (lib.sh's bluez_start), and
 the time from its start to the first message each way is measured (summary: restart_*).
+Of the messages sent while linked and lost, the summary tells apart those that went with the
+neighbour's departure (X_lost_up_departed) from the rest (X_lost_up_linked), and whether the
+sender's hold counters, read at the end, cover those and the held ones lost (X_hold_covers_losses);
+every counter read then is kept in OUT/drops-stats-X.json.
 """
 import json
 import os
@@ -146,6 +150,7 @@ class Watcher(threading.Thread):
         self.delivered = {}
         self.first_seen = []    # (uptime, text) of every first delivery
         self.link_downs = 0
+        self.departures = []    # uptimes of the peer's departures (`peer_left`: its grace ran out)
         self.log = open(os.path.join(out, "drops-watch-%s.log" % name), "w")
 
     def run(self):
@@ -170,6 +175,8 @@ class Watcher(threading.Thread):
                             self.first_seen.append((uptime(), text))
                     elif event.get("type") == "link_down":
                         self.link_downs += 1
+                    elif event.get("type") == "peer_left":
+                        self.departures.append(uptime())
                     self.log.write("%.3f %s\n" % (uptime(), json.dumps(event, sort_keys=True)))
                     self.log.flush()
             except (OSError, ConnectionError, ValueError) as error:
@@ -313,6 +320,18 @@ stop.set()
 for thread in list(senders.values()):
     thread.join(timeout=20)
 time.sleep(10)  # resends after the last drop, and message events wait for the seen journal's sync
+# The counters at the end (PROTOCOL.md Part E): a departure in the restart phase may take messages of the
+# drop phase with it, so the check of messages lost with a departure reads them after it.
+hold = {}
+for name, path in (("A", sock_a), ("B", sock_b)):
+    reply = Control(path).request("stats")
+    counters = reply.get("result", {}).get("counters", {}) if reply.get("ok") else {}
+    hold[name] = counters.get("hold", {})
+    with open(os.path.join(out, "drops-stats-%s.json" % name), "w") as f:
+        json.dump(counters, f, sort_keys=True)
+    for group, field in (("hold", "held"), ("hold", "resent"), ("hold", "sent_late"), ("hold", "expired"),
+                         ("hold", "evicted"), ("links", "unconfirmed_at_link_down"), ("links", "resent"), ("links", "departures")):
+        extra["%s_%s_%s" % (name, group, field)] = counters.get(group, {}).get(field, "?")
 
 summary = {"drops": drops, "drops_on_link": drops_on_link, "unrecovered": unrecovered, "dropped_before_keyed_again": late,
            "link_downs_A": watchers["A"].link_downs, "link_downs_B": watchers["B"].link_downs,
@@ -335,6 +354,25 @@ for name, peer in (("A", "B"), ("B", "A")):
     summary["%s_duplicated" % name] = sum(1 for t in senders[name].sent if got.get(t, 0) > 1)
     lost = sorted((t for t, k in sent.items() if k == "up" and got.get(t, 0) == 0), key=lambda t: int(t.split("-")[1]))
     summary["%s_lost_up_list" % name] = ",".join(lost[:40]) or "-"
+    # A message the link took just before it dropped is unconfirmed and held for the neighbour
+    # (PROTOCOL.md D12, step 5), and lost with everything held for it when it stays away past its
+    # departure grace (Part E): legitimate when the sender saw the peer depart after the send and
+    # no later message of the sender reached the peer before that (a link that carried later ones
+    # would have carried this one first). Everything else lost is a loss on a live link.
+    departed = []
+    for text in lost:
+        at, number = senders[name].times[text], int(text.split("-")[1])
+        gone = [d for d in watchers[name].departures if d > at]
+        later = [t for seen, t in watchers[peer].first_seen
+                 if t.startswith(name + "-") and int(t.split("-")[1]) > number and gone and at < seen < gone[0]]
+        if gone and not later:
+            departed.append(text)
+    summary["%s_lost_up_departed" % name] = len(departed)
+    summary["%s_lost_up_departed_list" % name] = ",".join(departed[:40]) or "-"
+    summary["%s_lost_up_linked" % name] = len(lost) - len(departed)
+    # Each of those must have been held and dropped by the node: its hold counters cover them.
+    dropped = int(hold[name].get("expired", 0)) + int(hold[name].get("evicted", 0)) if hold.get(name) else -1
+    summary["%s_hold_covers_losses" % name] = int(dropped >= summary["%s_lost_held" % name] + len(departed))
 with open(os.path.join(out, "drops-summary.txt"), "w") as f:
     for key, value in summary.items():
         f.write("%s=%s\n" % (key, value))

@@ -12,7 +12,9 @@ public struct HoldLimits: Equatable, Sendable {
     public var bytesPerNeighbour: Int
     /// The most encoded envelope bytes held for all neighbours together.
     public var totalBytes: Int
-    /// How long an envelope may wait; older ones expire instead of going out late.
+    /// How long an envelope may wait; older ones expire instead of going out late. The default
+    /// is the departure grace (30 s) plus the handshake timeout (10 s): what was held when a link
+    /// dropped is still there when a neighbour that returned within its grace is ready again.
     public var maxAge: Duration
     /// Envelopes sent on a link within this long before it went down are sent again (or held)
     /// for its neighbour: their frames may have been lost with the link. Zero turns this off.
@@ -21,7 +23,7 @@ public struct HoldLimits: Equatable, Sendable {
     /// Creates limits; the defaults are the documented ones.
     public init(
         messagesPerNeighbour: Int = 64, bytesPerNeighbour: Int = 65_536, totalBytes: Int = 1_048_576,
-        maxAge: Duration = .seconds(30), resendWindow: Duration = .seconds(2)
+        maxAge: Duration = .seconds(40), resendWindow: Duration = .seconds(2)
     ) {
         self.messagesPerNeighbour = messagesPerNeighbour
         self.bytesPerNeighbour = bytesPerNeighbour

@@ -65,6 +65,57 @@ struct LinkAcknowledgementMeshTests {
         #expect(sim.nodes[0].engine.linkCounters.unconfirmedAtLinkDown > 0)
     }
 
+    /// The drops VM scenario's sequence (Tests/VM/meshnoded-drops.sh): a message goes on a ready
+    /// link (`sentTo` 1) and the link drops before the peer has it. It is unconfirmed and held for
+    /// the neighbour (D12 step 5): delivered once when the neighbour is back within its departure
+    /// grace (30 s), lost with everything else held for it when it stays away longer (Part E).
+    @Test("A message on a link that drops at once: delivered once when the neighbour is back within its grace, lost with its departure after",
+          arguments: [(awaySeconds: 5, deliveries: 1), (awaySeconds: 40, deliveries: 0)])
+    func dropThenAway(awaySeconds: Int, deliveries: Int) throws {
+        let sim = try MeshSimulator(nodeCount: 2, seed: 17)
+        let link = sim.connect(0, 1)
+        sim.run(for: .seconds(12))
+        let a = sim.nodes[0].engine
+        let inFlight = try sim.send(from: 0, text: "as the link drops")
+        #expect(a.holdCounters.held == 0, "it went on the ready link, not held")
+        sim.disconnect(link)
+        #expect(a.linkCounters.unconfirmedAtLinkDown == 1 && a.holdCounters.resent == 1)
+        let heldMeanwhile = try sim.send(from: 0, text: "while the link is down")
+        sim.run(for: .seconds(awaySeconds))
+        sim.reconnect(link)
+        sim.run(for: .seconds(15))
+        let after = try sim.send(from: 0, text: "once linked again")
+        sim.run(for: .seconds(5))
+        #expect(sim.deliveries(of: inFlight)[1] ?? 0 == deliveries)
+        #expect(sim.deliveries(of: heldMeanwhile)[1] ?? 0 == deliveries)
+        #expect(sim.deliveries(of: after) == [1: 1])
+        #expect(a.linkCounters.departures == (deliveries == 0 ? 1 : 0))
+        #expect(a.holdCounters.expired == (deliveries == 0 ? 2 : 0), "\(a.holdCounters)")
+    }
+
+    /// The drops VM scenario's second losing sequence: a neighbour comes back after its link was
+    /// down for a while, and what was held for it goes out the moment the link is ready. That is
+    /// on the peer's profile; its announcement (D12) must come before it, or the held batch goes
+    /// out untracked: nothing paces it to the peer's credit (the BlueZ transport refuses what
+    /// overflows its 32-frame queue) and nothing lost of it is ever sent again.
+    @Test("Messages held while the link was down go out tracked and paced by credit when it is back, each once")
+    func heldBatchIsTrackedOnRelink() throws {
+        let sim = try MeshSimulator(nodeCount: 2, seed: 19)
+        let link = sim.connect(0, 1)
+        sim.run(for: .seconds(12))
+        sim.disconnect(link)
+        var ids: [MessageID] = []
+        for index in 0..<40 { ids.append(try sim.send(from: 0, text: "held \(index)")) }
+        let a = sim.nodes[0].engine
+        #expect(a.holdCounters.held == 40)
+        sim.reconnect(link)
+        sim.run(for: .seconds(15))
+        #expect(a.holdCounters.sentLate == 40)
+        // More than the peer's credit (32) at once: the rest waited for acknowledgements.
+        #expect(a.linkCounters.creditWaits >= 8, "\(a.linkCounters)")
+        #expect(ids.map { sim.deliveries(of: $0)[1] ?? 0 } == Array(repeating: 1, count: 40))
+    }
+
     @Test("A new node links an older one: messages flow both ways, and the older peer is reported once")
     func olderPeer() throws {
         let sim = try MeshSimulator(nodeCount: 2, seed: 11, nodeConfigurations: [1: Self.withoutAcknowledgements()])
