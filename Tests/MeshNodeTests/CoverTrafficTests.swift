@@ -76,7 +76,6 @@ struct CoverTrafficTests {
 
     @Test("At 10 s, each end sends about 360 cover packets an hour; the peer opens and drops each; real traffic arrives")
     func hourAtTenSeconds() throws {
-        let quiet = try Self.hour([:])
         let covered = try Self.hour([0: Self.covering(.seconds(10)), 1: Self.covering(.seconds(10))], messages: 40)
         let plain = try Self.hour([:], messages: 40)
         for index in 0..<2 {
@@ -85,7 +84,7 @@ struct CoverTrafficTests {
             #expect((280...440).contains(counters.coverSent), "cover sent \(counters.coverSent)")
             #expect(counters.coverReceived == covered.sim.nodes[1 - index].engine.linkCounters.coverSent)
             #expect(counters.unknownKinds == 0 && counters.sealFailures == 0 && counters.replays == 0)
-            #expect(quiet.sim.nodes[index].engine.linkCounters.coverSent == 0)
+            #expect(plain.sim.nodes[index].engine.linkCounters.coverSent == 0)
         }
         for id in covered.sent { #expect(covered.sim.deliveries(of: id).values.reduce(0, +) == 1) }
         // What cover adds on the link: its packets and the acknowledgements they draw (D12).
@@ -96,7 +95,6 @@ struct CoverTrafficTests {
         // MTU 185 on a quiet link, and draws at most one 69-byte acknowledgement frame.
         #expect(extraFrames >= Int(coverCount) && extraFrames <= 2 * Int(coverCount), "\(extraFrames) frames")
         #expect(extraBytes >= 69 * Int(coverCount) && extraBytes <= (165 + 69) * Int(coverCount), "\(extraBytes) bytes")
-        print("cover: \(coverCount) packets, +\(extraFrames) frames, +\(extraBytes) bytes per link-hour; quiet \(quiet.frames) frames \(quiet.bytes) bytes")
     }
 
     @Test("No cover toward an older node, nor from it; none at all when the interval is 0")
@@ -113,5 +111,24 @@ struct CoverTrafficTests {
         #expect(off.sim.nodes[0].engine.linkCounters.coverSent == 0)
         #expect(off.sim.nodes[1].engine.linkCounters.coverSent > 0)
         #expect(off.sim.nodes[0].engine.linkCounters.coverReceived == off.sim.nodes[1].engine.linkCounters.coverSent)
+    }
+
+    @Test("A link whose packets wait for credit (D12) sends no cover and spends none; its peer's link still covers")
+    func busyLinkSkipsCover() throws {
+        let configuration = Self.covering(.seconds(1))
+        var stingy = configuration
+        stingy.linkDelivery.credit = 0
+        let pair = try EnginePair(configuration: configuration, configurationOfB: stingy)
+        for _ in 0..<8 { pair.advance(.milliseconds(250)) }
+        #expect(pair.bothReady)
+        #expect(pair.a.linkCounters.opaqueLinks == 1 && pair.b.linkCounters.opaqueLinks == 1)
+        try pair.send("waits for credit")
+        #expect(pair.a.linkCounters.creditWaits >= 1)
+        let before = pair.a.linkCounters.coverSent
+        for _ in 0..<240 { pair.advance(.milliseconds(250)) }
+        #expect(pair.a.linkCounters.coverSent == before)
+        #expect(pair.a.linkCounters.creditRefusals == 0)
+        #expect(pair.b.linkCounters.coverSent > 30)
+        #expect(pair.a.linkCounters.coverReceived == pair.b.linkCounters.coverSent)
     }
 }
