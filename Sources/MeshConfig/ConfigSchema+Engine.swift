@@ -104,5 +104,16 @@ extension ConfigSchema {
             summary: "private_only refuses neighbours that speak only key exchange version 1 (identities in clear)",
             apply: { config, text throws(InvalidValue) in config.crypto.keyExchange = try ConfigValue.choice(text, of: KeyExchangeSetting.self) },
             render: { $0.crypto.keyExchange.rawValue }),
+        ConfigOption(
+            section: "privacy", key: "cover_interval", alias: nil, valueHint: "DURATION",
+            summary: "mean time between cover packets on each opaque link, 0 for none (at least 1s)",
+            apply: { config, text throws(InvalidValue) in
+                let interval = try ConfigValue.duration(text, in: .zero...(.seconds(3600)))
+                guard interval == .zero || interval >= PrivacySettings.coverFloor else {
+                    throw InvalidValue(expected: "0s, or a duration in 1s...1h")
+                }
+                config.privacy.coverInterval = interval
+            },
+            render: { ConfigValue.format($0.privacy.coverInterval) }),
     ]
 }

@@ -1,7 +1,7 @@
 /// The table of every option meshnoded understands.
 enum ConfigSchema {
     /// Every section, in file order.
-    static let sections = ["node", "transport", "udp", "lan", "bluez", "relay", "timers", "seen", "fragments", "hold", "budget", "lookup", "links", "crypto", "mqtt", "mailbox"]
+    static let sections = ["node", "transport", "udp", "lan", "bluez", "relay", "timers", "seen", "fragments", "hold", "budget", "lookup", "links", "crypto", "privacy", "mqtt", "mailbox"]
 
     /// Every option, in file order.
     static let options: [ConfigOption] = nodeOptions + linkOptions + engineOptions + admissionOptions + mqttOptions + mailboxOptions

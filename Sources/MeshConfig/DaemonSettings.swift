@@ -22,6 +22,8 @@ public struct DaemonSettings: Equatable, Sendable {
     public var fragments = FragmentSettings()
     /// `[crypto]`: link sealing options.
     public var crypto = CryptoSettings()
+    /// `[privacy]`: cover traffic.
+    public var privacy = PrivacySettings()
     /// `[hold]`: what is held for neighbours whose link is down.
     public var hold = HoldSettings()
     /// `[budget]`: what one neighbour may cost the others.

@@ -17,6 +17,9 @@ public struct LinkSession: Sendable {
     public static let maximumPacketLength = headerLength + AESGCM.nonceByteCount + Padding.maxPaddedLength + AESGCM.tagByteCount
     /// The frame kind of every opaque link packet (PROTOCOL.md D14).
     public static let opaqueFrameKind: UInt8 = 0x0B
+    /// The sealed kind of a cover packet (PROTOCOL.md D14): an opaque packet whose body means
+    /// nothing, opened, counted and dropped. Never an envelope or frame kind.
+    public static let coverKind: UInt8 = 0xFF
     /// The AAD of an opaque link packet.
     public static let opaqueLabel = Array("MeshNode opaque link v1".utf8)
     /// Bytes sealed before an opaque packet's body: counter (8) and kind (1).

@@ -39,6 +39,8 @@ public struct EngineConfiguration: Sendable {
     /// Whether this node announces opaque link packets (PROTOCOL.md D14) and sends them to a peer
     /// that announced them; false behaves as a node before D14 (tests of mixed meshes).
     public var opaquePackets = true
+    /// The mean time between cover packets on each opaque link (PROTOCOL.md D14); zero: none.
+    public var coverInterval: Duration = .zero
     /// Whether the engine notes every transfer it sends (``MeshEngine/takeSentTransfers()``): the
     /// simulator's view of kinds and message IDs that opaque packets hide on the air.
     public var notesSentTransfers = false

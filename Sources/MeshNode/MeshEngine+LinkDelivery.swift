@@ -18,7 +18,7 @@ extension MeshEngine {
                     let accepted = keyed.session.acceptedCounters
                     let body = LinkAcknowledgementBody(highest: accepted.highest, received: accepted.received, credit: credit)
                     if opaque || (configuration.opaquePackets && keyed.peerSendsOpaque) {
-                        return (try keyed.session.sealOpaque(kind: LinkAcknowledgementBody.frameKind, plaintext: body.encoded()),
+                        return (try keyed.sealOpaque(kind: LinkAcknowledgementBody.frameKind, plaintext: body.encoded()),
                                 LinkSession.opaqueFrameKind)
                     }
                     return (try keyed.session.seal(

@@ -334,6 +334,12 @@ extension MeshEngine {
                 from: result.neighbour, on: link, now: now)
             return
         }
+        if kindByte == LinkSession.coverKind {
+            // Cover (D14): its counter is in the replay window; nothing else to do.
+            links.increment(\.coverReceived)
+            acceptedPacket(on: link, now: now)
+            return
+        }
         guard let kind = MessageKind(rawValue: kindByte), kind != .keyExchange else {
             // Sealed and accepted, but of no kind an opaque packet carries here.
             links.increment(\.unknownKinds)

@@ -4,7 +4,7 @@ import MeshProtocol
 
 extension MeshEngine {
     /// Runs every timer due at `now`: handshake timeouts, heartbeats, departures, re-keys,
-    /// coalesced join notices, scheduled relays and cache expiry. Call it often (the
+    /// coalesced join notices, scheduled relays, cover packets and cache expiry. Call it often (the
     /// daemon and the simulator call it every 250 ms); it does nothing that is not due.
     public func tick(now: Duration) -> [EngineAction] {
         closeLinksPastKeyDeadline(now: now)
@@ -24,6 +24,7 @@ extension MeshEngine {
         flushRelays(now: now)
         sendDueAnswers(now: now)
         runLookupTimers(now: now)
+        sendDueCover(now: now)
         links.expireTransfers(now: now)
         neighbours.expireHeld(now: now)
         knownNodes.expire(now: now)

@@ -32,6 +32,7 @@ import UDPTransport
         #expect(mapped.lookup == engine.lookup)
         #expect(mapped.mailReachWindow == engine.mailReachWindow)
         #expect(mapped.bridgeDownlinkHops == engine.bridgeDownlinkHops)
+        #expect(mapped.coverInterval == engine.coverInterval && engine.coverInterval == .zero)
         // Where meshnoded differs from the bare engine on purpose: managed flooding, mail kept, and
         // unkeyed links capped at half the default transport's (BlueZ's 8) slots.
         #expect(mapped.relayScheduler == .managed(ManagedFloodingParameters()))
@@ -112,6 +113,13 @@ import UDPTransport
         #expect(settings.engineConfiguration.frameBudget.framesPerSecond == rate)
         #expect(settings.engineConfiguration.frameBudget.isOff == (rate == 0))
         if rate > 0 { #expect(settings.engineConfiguration.frameBudget.burst == burst) }
+    }
+
+    @Test("[privacy] cover_interval becomes the engine's mean gap between cover packets")
+    func coverIntervalFromSettings() {
+        var settings = DaemonSettings()
+        settings.privacy.coverInterval = .seconds(10)
+        #expect(settings.engineConfiguration.coverInterval == .seconds(10))
     }
 
     @Test("The mailbox horizon bounds [mailbox] retention, and is its default, the store's, the key wait's and the delivery memory's")

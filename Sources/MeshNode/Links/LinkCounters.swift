@@ -39,6 +39,10 @@ public struct LinkCounters: Equatable, Sendable {
     public var unknownKinds: UInt64 = 0
     /// Links whose peer announced opaque link packets (PROTOCOL.md D14).
     public var opaqueLinks: UInt64 = 0
+    /// Cover packets sent on opaque links (PROTOCOL.md D14, `[privacy] cover_interval`).
+    public var coverSent: UInt64 = 0
+    /// Cover packets opened and dropped.
+    public var coverReceived: UInt64 = 0
     /// Frames that arrived before the link had keys.
     public var unkeyedFrames: UInt64 = 0
     /// Frames the transport would not take (queue full or link gone).

@@ -28,6 +28,8 @@ struct LinkState {
     var delivery: LinkDelivery
     /// What is left of the link's ``EngineConfiguration/frameBudget``.
     var frames = FrameAllowance()
+    /// When this link's next cover packet is due (PROTOCOL.md D14); nil: none drawn yet.
+    var coverDue: Duration?
 
     init(info: LinkInfo, openedAt: Duration, handshake: LinkHandshake, sender: FrameSender, delivery: LinkDelivery) {
         self.delivery = delivery
@@ -102,7 +104,7 @@ struct LinkState {
             let packet: [UInt8]
             let frameKind: UInt8
             if opaque, keyed.peerSendsOpaque {
-                packet = try keyed.session.sealOpaque(kind: envelope.kind.rawValue, plaintext: encoded)
+                packet = try keyed.sealOpaque(kind: envelope.kind.rawValue, plaintext: encoded)
                 frameKind = LinkSession.opaqueFrameKind
             } else {
                 packet = try keyed.session.seal(kind: envelope.kind, messageID: envelope.messageID, plaintext: encoded)

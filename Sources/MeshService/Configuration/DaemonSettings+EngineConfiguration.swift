@@ -23,6 +23,7 @@ extension DaemonSettings {
         configuration.frameBudget = links.frameBudget
         configuration.relayScheduler = relay.schedulerChoice
         configuration.keyExchange = crypto.keyExchange == .privateOnly ? .privateOnly : .privateFirst
+        configuration.coverInterval = privacy.coverInterval
         configuration.keepsMail = mailbox.enabled
         configuration.mailReachWindow = mailbox.reachWindow
         configuration.lookup = lookup.limits
