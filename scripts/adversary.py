@@ -9,15 +9,17 @@ ATT PDUs on them (time, direction, bytes). It prints its guesses as JSON:
                 cluster it would believe in if addresses rotated exactly at each epoch;
   edges         the links it saw, per epoch, by address and by node ID when a version-1 key
                 exchange (kind 0x05, PROTOCOL.md D3) named both ends;
-  messages      each chat message transfer cascade (frame kind 0x02) with its guessed origin:
-                the first radio that sent it (first-spy).
+  messages      each chat message transfer cascade with its guessed origin: the first radio that
+                sent it (first-spy). A chat transfer is one of frame kind 0x02, or, since opaque
+                link packets (kind 0x0B, PROTOCOL.md D14) hide the kind, an opaque one of at least
+                --opaque-min bytes (a heartbeat is 156, an acknowledgement 60, a broadcast 284).
 
 The controller index of a trace record is used only to tell connections apart (a sniffer that
 follows a connection uses its access address) and to pair the two ends of a connection (the
 CONNECT_IND on air names both addresses). Nothing else about which node a controller serves is
 used. Python standard library only.
 
-usage: scripts/adversary.py TRACE... [--gap SECONDS]  > guesses.json   (several files: read in turn)
+usage: scripts/adversary.py TRACE... [--gap SECONDS] [--opaque-min BYTES]  > guesses.json   (several files: read in turn)
 """
 
 import argparse
@@ -132,7 +134,7 @@ class Union:
         self.parent[self.find(a)] = self.find(b)
 
 
-def analyse(path, gap_s):
+def analyse(path, gap_s, opaque_min=250):
     observations = {}          # (epoch, addr, name) -> first time seen
     conns = {}                 # (index, handle) -> {"t", "role", "peer", "other": (index, handle)}
     pending = []               # connection-complete events not yet paired
@@ -140,6 +142,8 @@ def analyse(path, gap_s):
     acl_buf = {}               # (index, handle) -> partial L2CAP bytes
     transfers = {}             # (index, handle, transferID) -> {seq: slice}
     pdus = []                  # (t, sender addr, receiver addr or None, kind, transferID, seq)
+    opaque = {}                # (index, handle, transferID) -> [first time, sender, bytes, total, frames seen]
+    chat = []                  # (t, sender) of each chat transfer's first frame
     identity = {}              # (epoch, addr) -> node ID learned from a key exchange
     for t, index, op, data in records(path):
         if op == MONITOR_EVENT and len(data) >= 3 and data[0] == 0x3E:
@@ -202,6 +206,16 @@ def analyse(path, gap_s):
             sender = c["peer"]
             receiver = conns[c["other"]]["peer"] if c["other"] in conns else None
             pdus.append((t, sender, receiver, kind, tid, seq))
+            if kind == 0x02 and seq == 0:
+                chat.append((t, sender))
+            if kind == 0x0B and 0 < total <= 512:
+                entry = opaque.setdefault((index, handle, tid), [t, sender, 0, total, 0])
+                entry[2] += len(frame) - 9
+                entry[4] += 1
+                if entry[4] == entry[3]:
+                    del opaque[(index, handle, tid)]
+                    if entry[2] >= opaque_min:
+                        chat.append((entry[0], entry[1]))
             if kind == 0x05 and 0 < total <= 64:
                 parts = transfers.setdefault((index, handle, tid), {})
                 parts[seq] = frame[9:]
@@ -249,13 +263,11 @@ def analyse(path, gap_s):
             edges[key] = {"epoch": epoch, "a": a, "b": b,
                           "a_id": identity.get((epoch, a)), "b_id": identity.get((epoch, b))}
 
-    # (c) chat cascades: first frames of kind 0x02, a new cascade after `gap_s` of silence;
-    # the guessed origin is the sender of the cascade's first frame.
+    # (c) chat cascades: chat transfers (above), a new cascade after `gap_s` of silence; the
+    # guessed origin is the sender of the cascade's first frame.
     messages = []
     last = None
-    for t, s, r, kind, _tid, seq in sorted(pdus):
-        if kind != 0x02 or seq != 0:
-            continue
+    for t, s in sorted(chat):
         if last is None or t - last > gap_s * 1000:
             epoch = int(t // EPOCH_MS)
             messages.append({"first_ms": round(t), "origin_address": s,
@@ -270,9 +282,10 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("trace", nargs="+")
     ap.add_argument("--gap", type=float, default=3.0, help="silence (s) that ends a message cascade")
+    ap.add_argument("--opaque-min", type=int, default=250, help="bytes from which an opaque transfer counts as chat")
     args = ap.parse_args()
     try:
-        out = analyse(args.trace, args.gap)
+        out = analyse(args.trace, args.gap, args.opaque_min)
     except (OSError, TraceError) as e:
         print(f"adversary: {e}", file=sys.stderr)
         return 2
