@@ -106,7 +106,7 @@ done
 says healthy privacy "(kernel: privacy on)" || fail "healthy: privacy was not read from the kernel"
 [ "$(label healthy lan-interface)" = SKIP ] || fail "healthy: lan-interface is $(label healthy lan-interface), not SKIP"
 grep -qE '^(WARN|FAIL) ' "$MESHLAB_OUT/doctor-healthy.txt" && fail "healthy: a WARN or FAIL line"
-/usr/bin/python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["worst"] == "ok", r["worst"]; assert len(r["findings"]) == 16' \
+/usr/bin/python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["worst"] == "ok", r["worst"]; assert len(r["findings"]) == 18' \
   "$MESHLAB_OUT/doctor-healthy.json" || fail "healthy: --json is not the report"
 
 # 1b. The same node, asked by a user outside the control group and without root: what it cannot
