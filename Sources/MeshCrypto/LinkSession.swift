@@ -193,29 +193,40 @@ public struct LinkSession: Sendable {
         }
         let counter = sendCounter + 1
         let sealedLength = length - AESGCM.nonceByteCount - AESGCM.tagByteCount
-        let header = Self.opaqueInnerHeaderLength
         let sealer = sealer
         let packet = try [UInt8](uninitializedCapacity: length) { (buffer, initialized) throws(CryptoError) in
             let base = buffer.baseAddress!
             try writeNonce(base)
-            let body = base + AESGCM.nonceByteCount
-            UnsafeMutableRawPointer(body).storeBytes(of: counter.bigEndian, as: UInt64.self)
-            body[header - 1] = kind
-            plaintext.withUnsafeBufferPointer { text in
-                if let source = text.baseAddress { (body + header).initialize(from: source, count: text.count) }
-            }
-            body[header + plaintext.count] = 0x80
-            (body + header + plaintext.count + 1).initialize(
-                repeating: 0, count: sealedLength - header - plaintext.count - 1 + AESGCM.tagByteCount)
+            try Self.fillOpaque(
+                body: base + AESGCM.nonceByteCount, nonce: base, counter: counter, kind: kind, plaintext: plaintext,
+                sealedLength: sealedLength, sealer: sealer)
             initialized = length
-            try Self.opaqueLabel.withBufferPointer { (aad) throws(CryptoError) in
-                try sealer.seal(inPlace: body, count: sealedLength, nonce: base, aad: aad)
-            }
         }
         sendCounter = counter
         messagesSent += 1
         counters.sealed += 1
         return packet
+    }
+
+    /// Writes an opaque packet's inner header, plaintext and padding at `body` and seals them in
+    /// place under `nonce` (a function of its own: Swift 6.0.3 could not type-check it as a closure).
+    private static func fillOpaque(
+        body: UnsafeMutablePointer<UInt8>, nonce: UnsafeMutablePointer<UInt8>, counter: UInt64, kind: UInt8,
+        plaintext: [UInt8], sealedLength: Int, sealer: GCMKey
+    ) throws(CryptoError) {
+        let header = opaqueInnerHeaderLength
+        UnsafeMutableRawPointer(body).storeBytes(of: counter.bigEndian, as: UInt64.self)
+        body[header - 1] = kind
+        plaintext.withUnsafeBufferPointer { text in
+            if let source = text.baseAddress { (body + header).initialize(from: source, count: text.count) }
+        }
+        let end = header + plaintext.count
+        body[end] = 0x80
+        let zeros: Int = sealedLength - end - 1 + AESGCM.tagByteCount
+        (body + end + 1).initialize(repeating: 0, count: zeros)
+        try opaqueLabel.withBufferPointer { (aad) throws(CryptoError) in
+            try sealer.seal(inPlace: body, count: sealedLength, nonce: nonce, aad: aad)
+        }
     }
 
     /// Opens a link packet received with frame kind `kind`: authenticates, checks the replay
