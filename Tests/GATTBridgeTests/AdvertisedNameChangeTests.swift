@@ -26,6 +26,29 @@ struct AdvertisedNameChangeTests {
         return seen
     }
 
+    /// Answers `RegisterAdvertisement` as bluetoothd does: it reads the advertisement's
+    /// `LocalName` first, hands it to `record`, then returns.
+    static func answerRegistration(
+        _ message: DBusMessage, on connection: DBusConnection, record: @escaping @Sendable (String) -> Void
+    ) {
+        let path = (try? message.arguments().at(0).objectPath()) ?? ""
+        let get = try! DBusMessage.methodCall(
+            destination: message.sender ?? "", path: path, interface: DBusObjectTree.properties,
+            member: "Get", arguments: [.string(BlueZ.advertisement), .string("LocalName")])
+        connection.call(get, timeout: 5) { result in
+            record((try? result.get().arguments().at(0).string()) ?? "?")
+            connection.send(try! message.makeReturn())
+        }
+    }
+
+    /// Takes bluetoothd's bus name for `connection`; `done` says whether it was granted.
+    static func ownBlueZName(_ connection: DBusConnection, done: @escaping @Sendable (Bool) -> Void) {
+        let request = try! DBusMessage.methodCall(
+            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+            member: "RequestName", arguments: [.string(BlueZ.bus), .uint32(4)])
+        connection.call(request, timeout: 5) { done((try? $0.get()) != nil) }
+    }
+
     @Test func aNewNameIsRegisteredAgainAtOnce() throws {
         let bus = try DBusLoopbackTests.Bus()
         let fake = try DBusLoopbackTests.Endpoint(address: bus.address)
@@ -38,25 +61,13 @@ struct AdvertisedNameChangeTests {
                 case "GetManagedObjects":
                     fakeConnection.send(try! message.makeReturn([Self.adapterOn]))
                 case "RegisterAdvertisement":
-                    // bluetoothd reads the advertisement's properties before it answers.
-                    let path = (try? message.arguments().at(0).objectPath()) ?? ""
-                    let get = try! DBusMessage.methodCall(
-                        destination: message.sender ?? "", path: path, interface: DBusObjectTree.properties,
-                        member: "Get", arguments: [.string(BlueZ.advertisement), .string("LocalName")])
-                    fakeConnection.call(get, timeout: 5) { result in
-                        let name = (try? result.get().arguments().at(0).string()) ?? "?"
-                        registered.withLock { $0.append(name) }
-                        fakeConnection.send(try! message.makeReturn())
-                    }
+                    Self.answerRegistration(message, on: fakeConnection) { name in registered.withLock { $0.append(name) } }
                 default:
                     fakeConnection.send(try! message.makeReturn())
                 }
                 return true
             }
-            let request = try! DBusMessage.methodCall(
-                destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
-                member: "RequestName", arguments: [.string(BlueZ.bus), .uint32(4)])
-            fakeConnection.call(request, timeout: 5) { done((try? $0.get()) != nil) }
+            Self.ownBlueZName(fakeConnection, done: done)
         }
         #expect(owned == true)
         defer { fake.close() }
@@ -103,24 +114,13 @@ struct AdvertisedNameChangeTests {
                         arguments: [.string(BlueZ.adapter), .propertyMap(["Powered": .variant(.boolean(powered))]),
                                     .stringArray([])]))
                 case "RegisterAdvertisement":
-                    let path = (try? message.arguments().at(0).objectPath()) ?? ""
-                    let get = try! DBusMessage.methodCall(
-                        destination: message.sender ?? "", path: path, interface: DBusObjectTree.properties,
-                        member: "Get", arguments: [.string(BlueZ.advertisement), .string("LocalName")])
-                    fakeConnection.call(get, timeout: 5) { result in
-                        let name = (try? result.get().arguments().at(0).string()) ?? "?"
-                        events.withLock { $0.append(name) }
-                        fakeConnection.send(try! message.makeReturn())
-                    }
+                    Self.answerRegistration(message, on: fakeConnection) { name in events.withLock { $0.append(name) } }
                 default:
                     fakeConnection.send(try! message.makeReturn())
                 }
                 return true
             }
-            let request = try! DBusMessage.methodCall(
-                destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
-                member: "RequestName", arguments: [.string(BlueZ.bus), .uint32(4)])
-            fakeConnection.call(request, timeout: 5) { done((try? $0.get()) != nil) }
+            Self.ownBlueZName(fakeConnection, done: done)
         }
         #expect(owned == true)
         defer { fake.close() }
