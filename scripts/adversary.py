@@ -140,6 +140,7 @@ def analyse(path, gap_s, opaque_min=250):
     pending = []               # connection-complete events not yet paired
     connections = []           # (time, address, address) of each connection whose two ends paired
     acl_buf = {}               # (index, handle) -> partial L2CAP bytes
+    sdu_buf = {}               # (index, handle, channel) -> [SDU length, bytes so far] (EATT)
     transfers = {}             # (index, handle, transferID) -> {seq: slice}
     pdus = []                  # (t, sender addr, receiver addr or None, kind, transferID, seq)
     opaque = {}                # (index, handle, transferID) -> [first time, sender, bytes, total, frames seen]
@@ -164,6 +165,8 @@ def analyse(path, gap_s, opaque_min=250):
                 c = {"t": t, "role": role, "peer": peer, "other": None}
                 conns[(index, handle)] = c
                 acl_buf.pop((index, handle), None)
+                for k in [k for k in sdu_buf if k[:2] == (index, handle)]:
+                    del sdu_buf[k]
                 # The other end: an event of the opposite role within a second, on another controller.
                 for p in pending:
                     pc = conns.get(p)
@@ -195,9 +198,26 @@ def analyse(path, gap_s, opaque_min=250):
             if len(buf) < 4 + l2len:
                 continue
             del acl_buf[key]
-            if cid != 4 or l2len < 3:
-                continue
             att = buf[4:4 + l2len]
+            if cid >= 0x40:
+                # An LE credit-based channel (BlueZ runs EATT, Core 5.2, over them when both ends can):
+                # each SDU starts with its 2-byte length and may span K-frames.
+                sdu = sdu_buf.get((index, handle, cid))
+                if sdu is None:
+                    if len(att) < 2:
+                        continue
+                    sdu = [struct.unpack("<H", att[:2])[0], att[2:]]
+                else:
+                    sdu[1] += att
+                if len(sdu[1]) < sdu[0]:
+                    sdu_buf[(index, handle, cid)] = sdu
+                    continue
+                sdu_buf.pop((index, handle, cid), None)
+                att = sdu[1][:sdu[0]]
+            elif cid != 4:
+                continue
+            if len(att) < 3:
+                continue
             if att[0] not in (0x12, 0x52, 0x1B, 0x1D) or len(att) < 3 + 9:
                 continue
             frame = att[3:]

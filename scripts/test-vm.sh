@@ -34,6 +34,10 @@
 #               stayed away past its departure grace (MESHNODE_VM_STRICT_DELIVERY=0 only prints the losses);
 #   outage      A-B-C on the fixed btvirt: messages A sends while bluetoothd is down, and while B's
 #               adapter is off, are held and reach C once B is back (Tests/VM/meshnoded-outage.sh).
+#   adversary   five nodes under kernel privacy (Privacy = device, rotate_address on) chat for 24 s, restart an
+#               hour of mesh time later and link again (Tests/VM/adversary.sh, fixed btvirt, HCI traces); a
+#               passive listener reading only what radios carry (scripts/adversary.py) must name no node ID
+#               and link no observation across the hour (scripts/adversary_score.py --check, SECURITY.md).
 # Each scenario that fails is tried once more (software-emulated radios are slow and sometimes lose
 # a controller at boot); a second failure fails the whole run. Exit 0 when every scenario passed.
 set -euo pipefail
@@ -60,6 +64,8 @@ scenario() {
     scripts/blelab-run -n "$controllers" -t 600 -o "$out" "$@"
     status=$?
     set -e
+    # SCENARIO_CHECK names a function that judges the scenario's output folder after the VM passed.
+    if [ "$status" = 0 ] && [ -n "${SCENARIO_CHECK:-}" ]; then set +e; "$SCENARIO_CHECK" "$out"; status=$?; set -e; fi
     if [ "$status" = 0 ]; then echo "BlueZ VM test: $name passed"; return 0; fi
     echo "BlueZ VM test: $name, attempt $attempt ended with status $status" >&2
     for log in "$out"/meshnoded-*.log; do [ -f "$log" ] && { echo "-- $log" >&2; tail -n 15 "$log" >&2; }; done
@@ -79,4 +85,11 @@ scenario lan 5 --btvirt "$fixed_btvirt" Tests/VM/meshnoded-lan.sh "$bin"
 scenario doctor 2 Tests/VM/relayctl-doctor.sh "$bin"
 scenario drops 3 -t 900 --btvirt "$fixed_btvirt" env STRICT_DELIVERY="${MESHNODE_VM_STRICT_DELIVERY:-1}" Tests/VM/meshnoded-drops.sh "$bin"
 scenario outage 4 --btvirt "$fixed_btvirt" Tests/VM/meshnoded-outage.sh "$bin"
+# The passive listener's guesses from the HCI traces, scored against the nodes' own records.
+score_adversary() {
+  python3 scripts/adversary.py $(ls -v "$1"/adversary.*.btsnoop) > "$1/guesses.json" &&
+    python3 scripts/adversary_score.py "$1" "$1/guesses.json" --check --rotating
+}
+SCENARIO_CHECK=score_adversary scenario adversary 6 -t 900 --hci-trace --btvirt "$fixed_btvirt" \
+  --bluetoothd Tests/VM/bluetoothd-privacy.sh env CHAT=24 CHAT2=0 Tests/VM/adversary.sh "$bin"
 echo "BlueZ VM test: every scenario passed"

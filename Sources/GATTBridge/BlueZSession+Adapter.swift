@@ -72,7 +72,7 @@ extension BlueZSession {
     /// Registers the advertisement once the application is registered: a peer that found us must find
     /// our service when it connects.
     func registerAdvertisement() {
-        guard adapterReady, advState == .unregistered, appState == .registered else { return }
+        guard adapterReady, advState == .unregistered, appState == .registered, !linksFull else { return }
         advState = .registering
         call(path: adapterPath, interface: BlueZ.advertisingManager, member: "RegisterAdvertisement",
              [.objectPath(gatt.advertisementPath), .propertyMap([:])]) { [self] result in
@@ -169,6 +169,7 @@ extension BlueZSession {
             advertisementStale = false
             guard advState == .registered else { registerAdvertisement(); return }
             advState = .registering
+            if linksFull { log(.info, "\(links.links.count) links is the limit: not advertising until one ends") }
             call(path: adapterPath, interface: BlueZ.advertisingManager, member: "UnregisterAdvertisement",
                  [.objectPath(gatt.advertisementPath)]) { [self] _ in
                 advState = .unregistered
@@ -176,6 +177,10 @@ extension BlueZSession {
             }
         }
     }
+
+    /// Whether the adapter's links fill the connection limit: it then does not advertise, so peers do
+    /// not dial a node that would refuse them (each refusal is a connection made and dropped).
+    var linksFull: Bool { links.links.count >= config.maxConnections }
 
     /// Starts LE discovery filtered to our service, unless connecting or at the connection limit.
     func ensureDiscovery() {

@@ -9,7 +9,7 @@ import Testing
 /// running transport is registered again at once (docs/PROTOCOL.md D13, docs/BLUEZ.md "Faults").
 @Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/dbus-daemon")))
 struct AdvertisedNameChangeTests {
-    private static let adapterOn = DBusValue.dictionary(key: "o", value: "a{sa{sv}}", [
+    static let adapterOn = DBusValue.dictionary(key: "o", value: "a{sa{sv}}", [
         DBusDictEntry(key: .objectPath("/org/bluez/hci0"), value: .dictionary(key: "s", value: "a{sv}", [
             DBusDictEntry(key: .string(BlueZ.adapter), value: .propertyMap(["Powered": .variant(.boolean(true))])),
         ])),

@@ -2,7 +2,7 @@
 # Scenario for scripts/blelab-run --hci-trace: material for the passive-listener adversary (issue 36;
 # scripts/adversary.py reads the HCI trace, scripts/adversary_score.py scores it against what this
 # scenario records). Five meshnoded processes in a line A-B-C-D-E (deny lists, as meshnoded-line5.sh)
-# chat by script for CHAT seconds (default 42) in each of two epochs of mesh time: after the first,
+# chat by script for CHAT seconds (default 42; CHAT2 in the second) in each of two epochs of mesh time: after the first,
 # every node stops, the VM's clock steps one hour ahead and the nodes start again with the same
 # identities (bluetoothd keeps running; under privacy a node's start powers its adapter off and on for
 # a new address, BLUEZ.md "Addresses"). Tests/VM/adversary-rotation.sh keeps nodes up across the step.
@@ -15,7 +15,7 @@
 . "$(dirname "$MESHLAB_LIB")/scenario-lib.sh"
 bin=$(readlink -f "$1")
 [ -x "$bin/meshnoded" ] && [ -x "$bin/relayctl" ] || { echo "no meshnoded and relayctl in $bin"; exit 3; }
-chat=${CHAT:-42}
+chat=${CHAT:-42}; chat2=${CHAT2:-$chat}   # CHAT2=0: the second phase only forms the line (CI: linking only)
 count=5
 read -r -a adapters <<< "$MESHLAB_ADAPTERS"
 [ ${#adapters[@]} -ge "$count" ] || { echo "only ${#adapters[@]} adapters: $MESHLAB_ADAPTERS"; exit 3; }
@@ -54,10 +54,11 @@ phase() {
   for i in 0 1 2 3 4; do
     echo "phase $p ${names[$i]} ${adapters[$i]} $(node_id "$i") ${addr[$i]}" >> "$MESHLAB_OUT/truth.txt"
   done
+  local seconds=$chat; [ "$p" = 2 ] && seconds=$chat2
   # Each node broadcasts once (teaches its keys up to three hops), then direct messages and
   # broadcasts alternate, one every 6 s, to nodes at most two hops away.
-  for i in 0 1 2 3 4; do echo "$(now_ms) ${names[$i]} *" >> "$MESHLAB_OUT/sends.txt"; ctl "$i" send "hello from ${names[$i]}" > /dev/null; sleep 6; done
-  end=$(( $(date +%s) + chat )); t=0
+  [ "$seconds" -gt 0 ] && for i in 0 1 2 3 4; do echo "$(now_ms) ${names[$i]} *" >> "$MESHLAB_OUT/sends.txt"; ctl "$i" send "hello from ${names[$i]}" > /dev/null; sleep 6; done
+  end=$(( $(date +%s) + seconds )); t=0
   while [ "$(date +%s)" -lt "$end" ]; do
     from=$(( RANDOM % count ))
     if [ $(( t % 3 )) = 2 ]; then
