@@ -19,7 +19,7 @@ follows a connection uses its access address) and to pair the two ends of a conn
 CONNECT_IND on air names both addresses). Nothing else about which node a controller serves is
 used. Python standard library only.
 
-usage: scripts/adversary.py TRACE... [--gap SECONDS] [--opaque-min BYTES]  > guesses.json   (several files: read in turn)
+usage: scripts/adversary.py TRACE... [--gap SECONDS] [--opaque-min BYTES] [--grace SECONDS]  > guesses.json   (several files: read in turn)
 """
 
 import argparse
@@ -134,8 +134,9 @@ class Union:
         self.parent[self.find(a)] = self.find(b)
 
 
-def analyse(path, gap_s, opaque_min=250):
-    observations = {}          # (epoch, addr, name) -> first time seen
+def analyse(path, gap_s, opaque_min=250, grace_s=10.0):
+    observations = {}          # (epoch first heard, addr, name) -> first time heard
+    first_heard = {}           # (addr, name) -> first time heard
     conns = {}                 # (index, handle) -> {"t", "role", "peer", "other": (index, handle)}
     pending = []               # connection-complete events not yet paired
     connections = []           # (time, address, address) of each connection whose two ends paired
@@ -154,8 +155,14 @@ def analyse(path, gap_s, opaque_min=250):
                     name = ad_name(ad)
                     if name is None:
                         continue  # scan responses and foreign advertisers
-                    key = (int(t // EPOCH_MS), addr, name)
-                    observations.setdefault(key, t)
+                    # An advertiser identity (address, name) is an observation of each epoch it is
+                    # heard in, but one heard on only in a later epoch's first `grace_s` is the same
+                    # observation (nodes' mesh time may differ by seconds), not a new one linking itself.
+                    epoch = int(t // EPOCH_MS)
+                    if (epoch, addr, name) not in observations and (
+                            (addr, name) not in first_heard or t - epoch * EPOCH_MS >= grace_s * 1000):
+                        observations[(epoch, addr, name)] = t
+                    first_heard.setdefault((addr, name), t)
             elif ev[0] in (0x01, 0x0A) and len(ev) >= 12 and ev[1] == 0:
                 handle = struct.unpack("<H", ev[2:4])[0] & 0x0FFF
                 role, peer = ev[4], fmt_addr(ev[6:12])
@@ -303,9 +310,11 @@ def main():
     ap.add_argument("trace", nargs="+")
     ap.add_argument("--gap", type=float, default=3.0, help="silence (s) that ends a message cascade")
     ap.add_argument("--opaque-min", type=int, default=250, help="bytes from which an opaque transfer counts as chat")
+    ap.add_argument("--grace", type=float, default=10.0,
+                    help="seconds into an epoch in which an advertisement heard before is not a new observation")
     args = ap.parse_args()
     try:
-        out = analyse(args.trace, args.gap, args.opaque_min)
+        out = analyse(args.trace, args.gap, args.opaque_min, args.grace)
     except (OSError, TraceError) as e:
         print(f"adversary: {e}", file=sys.stderr)
         return 2

@@ -130,6 +130,19 @@ extension BlueZSession {
         cyclingAdapter = true
         powerRequested = true
         log(.info, "powering the adapter off and on: a new address for the name \(name)")
+        // The kernel keeps an advertising instance through a power cycle and starts it again at
+        // power-on, before our registration under the new name: withdrawn first, the new address
+        // never carries the old name (also when our records say none is registered).
+        call(path: adapterPath, interface: BlueZ.advertisingManager, member: "UnregisterAdvertisement",
+             [.objectPath(gatt.advertisementPath)]) { [self] _ in
+            advState = .unregistered
+            guard cyclingAdapter else { return }
+            powerOffForCycle(name)
+        }
+    }
+
+    /// The power-off half of ``cycleAdapter(for:)``, once the advertisement is withdrawn.
+    private func powerOffForCycle(_ name: String) {
         call(path: adapterPath, interface: DBusObjectTree.properties, member: "Set",
              [.string(BlueZ.adapter), .string("Powered"), .variant(.boolean(false))]) { [self] result in
             guard cyclingAdapter else { return }
