@@ -19,9 +19,10 @@ public struct BlueZSettings: Equatable, Sendable {
     /// once (docs/BLUEZ.md, "Client slots"); 0 exports none.
     public var clientSlots = ClientSlotLimits.defaultCount
     /// Whether the adapter is powered off and on so that its address changes with the advertised name
-    /// (docs/BLUEZ.md, "Addresses"). Off by default: every cycle drops all links, and the emulator's
-    /// bluetoothd has not yet survived a run with it.
-    public var rotateAddress = AddressRotationSetting.off
+    /// (docs/BLUEZ.md, "Addresses"). `auto` by default: on when bluetoothd's main.conf sets `Privacy`
+    /// (an operator who turned privacy on gets addresses that do not link the hours; each cycle drops
+    /// every link for a moment).
+    public var rotateAddress = AddressRotationSetting.auto
 
     /// Creates the defaults.
     public init() {}

@@ -105,8 +105,8 @@ struct ConfigFileTests {
         #expect(DaemonSettings().lan.port != DaemonSettings().udp.port)
     }
 
-    @Test("[bluez] rotate_address is off unless set, refuses other words, and survives --print-config", arguments: [
-        ("", AddressRotationSetting.off), ("rotate_address = on\n", .on), ("rotate_address = off\n", .off),
+    @Test("[bluez] rotate_address is auto unless set, refuses other words, and survives --print-config", arguments: [
+        ("", AddressRotationSetting.auto), ("rotate_address = on\n", .on), ("rotate_address = off\n", .off),
         ("rotate_address = auto\n", .auto),
     ])
     func rotateAddress(_ line: String, _ setting: AddressRotationSetting) throws {
