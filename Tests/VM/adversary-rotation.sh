@@ -69,11 +69,13 @@ chat_for() {
   done
 }
 [ "$(date +%s)" -lt $(( hour - 12 )) ] || fail "linked too late: $(( $(date +%s) - hour )) s from the hour"
-chat_for $(( hour - 8 - $(date +%s) ))
-# The broadcast in flight at the hour, then the hour.
-echo "$(now_ms) ${names[0]} *" >> "$MESHLAB_OUT/sends.txt"
-flight=$(ctl 0 send "in flight at the hour"); sleep 2
+chat_for $(( hour - 20 - $(date +%s) ))
+# Each log is split here, before the hour; then the broadcast in flight at the hour, then the hour.
 lines=(); for ((i = 0; i < count; i++)); do lines+=("$(wc -l < "$(log_of "$i")")"); done
+[ "$(date +%s)" -lt $(( hour - 2 )) ] || fail "the chat ran past the hour: $(( $(date +%s) - hour )) s"
+while [ "$(date +%s)" -lt $(( hour - 5 )) ]; do sleep 0.2; done
+echo "$(now_ms) ${names[0]} *" >> "$MESHLAB_OUT/sends.txt"
+flight=$(ctl 0 send "in flight at the hour")
 while [ "$(date +%s)" -lt "$hour" ]; do sleep 0.2; done; step=$hour; stamp "the hour: $(date -u +%H:%M:%S)"
 relinked=()
 relink_done() {
