@@ -151,21 +151,38 @@ extension BlueZSession {
                 count { $0.addressRotations += 1 }
                 powerOnAfterCycle()
             case .failure(let error):
-                cyclingAdapter = false
-                powerRequested = false
+                // A call that timed out may still power the adapter off later (a bluetoothd slow under
+                // load): power it on again either way, or it could stay off for good. The Powered signal,
+                // or the reply when the adapter never went off, ends the cycle.
                 rotation.cycleFailed(name: name)
                 count { $0.addressRotationsSkipped += 1 }
-                log(.warning, "could not power the adapter off (\(error.summary)); its address keeps its previous name")
-                setUpAdapter()
+                log(.warning, "could not power the adapter off (\(error.summary)); powering it on, its address may keep its previous name")
+                powerOnAfterCycle()
             }
         }
+    }
+
+    /// The adapter is on (its `Powered` signal, or a power cycle's power-on answered while it was on):
+    /// a cycle under way ends and everything comes up.
+    func adapterPoweredOn() {
+        log(.info, "adapter powered on")
+        powerRequested = false
+        cyclingAdapter = false
+        rotation.poweredOn()
+        setUpAdapter()
+        refreshAdvertisement(after: 0)
     }
 
     /// The second half of ``cycleAdapter(for:)``, tried again every 2 s until the adapter is on.
     private func powerOnAfterCycle() {
         call(path: adapterPath, interface: DBusObjectTree.properties, member: "Set",
              [.string(BlueZ.adapter), .string("Powered"), .variant(.boolean(true))]) { [self] result in
-            guard case .failure(let error) = result, cyclingAdapter else { return }
+            guard cyclingAdapter else { return }
+            guard case .failure(let error) = result else {
+                // Already on (the power-off never happened): no Powered signal will come.
+                if cache.isPowered(adapterPath) { adapterPoweredOn() }
+                return
+            }
             log(.warning, "could not power the adapter on after changing its address (\(error.summary)); trying again in 2 s")
             loop.after(2) { [self] in if cyclingAdapter, !cache.isPowered(adapterPath) { powerOnAfterCycle() } }
         }

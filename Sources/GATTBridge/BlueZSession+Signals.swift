@@ -99,12 +99,7 @@ extension BlueZSession {
         case BlueZ.adapter where path == adapterPath:
             guard let powered = try? changed["Powered"]?.bool() else { return }
             if powered {
-                log(.info, "adapter powered on")
-                powerRequested = false
-                cyclingAdapter = false
-                rotation.poweredOn()
-                setUpAdapter()
-                refreshAdvertisement(after: 0)
+                adapterPoweredOn()
             } else {
                 count { $0.adapterPoweredOff += 1 }
                 log(cyclingAdapter ? .info : .warning, "adapter powered off; dropping its links")

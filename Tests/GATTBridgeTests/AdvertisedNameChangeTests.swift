@@ -149,4 +149,72 @@ struct AdvertisedNameChangeTests {
         #expect(counters.addressRotations == 2)
         #expect(counters.addressRotationsSkipped == 0)
     }
+
+    /// A power-off whose call fails may still happen (a bluetoothd too slow to answer in time): the
+    /// transport powers the adapter on either way, and the new name goes out once it is on, whether
+    /// the adapter went off late or never (docs/BLUEZ.md, "Addresses").
+    @Test(arguments: [true, false])
+    func aFailedPowerOffStillEndsWithTheAdapterOn(offHappensLate: Bool) throws {
+        let bus = try DBusLoopbackTests.Bus()
+        let fake = try DBusLoopbackTests.Endpoint(address: bus.address)
+        let events = Mutex<[String]>([])
+        let state = Mutex((powered: true, offs: 0))
+        let fakeConnection = fake.connection
+        let owned = fake.onLoop { (done: @escaping @Sendable (Bool) -> Void) in
+            fakeConnection.onMessage = { message in
+                guard message.kind == .methodCall else { return false }
+                func signalPowered(_ on: Bool) {
+                    state.withLock { $0.powered = on }
+                    fakeConnection.send(try! DBusMessage.signal(
+                        path: "/org/bluez/hci0", interface: DBusObjectTree.properties, member: "PropertiesChanged",
+                        arguments: [.string(BlueZ.adapter), .propertyMap(["Powered": .variant(.boolean(on))]),
+                                    .stringArray([])]))
+                }
+                switch message.member {
+                case "GetManagedObjects":
+                    fakeConnection.send(try! message.makeReturn([Self.adapterOn]))
+                case "Set" where message.interface == DBusObjectTree.properties:
+                    let on = (try? message.arguments().at(2).bool()) ?? false
+                    if on {
+                        events.withLock { $0.append("on") }
+                        fakeConnection.send(try! message.makeReturn())
+                        if !state.withLock({ $0.powered }) { signalPowered(true) }
+                    } else if state.withLock({ $0.offs += 1; return $0.offs }) == 1 {
+                        events.withLock { $0.append("off") }
+                        fakeConnection.send(try! message.makeReturn())
+                        signalPowered(false)
+                    } else {
+                        // The second power-off (the new name's) fails; it may happen all the same.
+                        events.withLock { $0.append("off failed") }
+                        fakeConnection.send(try! message.makeError(name: "org.freedesktop.DBus.Error.NoReply", text: "timed out"))
+                        if offHappensLate { signalPowered(false) }
+                    }
+                case "RegisterAdvertisement":
+                    Self.answerRegistration(message, on: fakeConnection) { name in events.withLock { $0.append(name) } }
+                default:
+                    fakeConnection.send(try! message.makeReturn())
+                }
+                return true
+            }
+            Self.ownBlueZName(fakeConnection, done: done)
+        }
+        #expect(owned == true)
+        defer { fake.close() }
+
+        var configuration = BlueZConfiguration(localName: "abcd1234")
+        configuration.busAddress = bus.address
+        configuration.rotateAddress = true
+        configuration.addressRotationInterval = 0
+        let transport = try BlueZTransport(configuration: configuration) { _ in }
+        try transport.start { _ in }
+        defer { transport.stop() }
+
+        _ = poll({ events.withLock { $0 } }, { $0.contains("abcd1234") })
+        try transport.setLocalName("feed0001")
+        let seen = poll({ events.withLock { $0 } }, { $0.contains("feed0001") })
+        let afterFirst = seen.suffix(from: (seen.lastIndex(of: "abcd1234") ?? 0) + 1)
+        #expect(Array(afterFirst.prefix(3)) == ["off failed", "on", "feed0001"], "\(seen)")
+        #expect(state.withLock { $0.powered })
+        #expect(transport.counters.addressRotationsSkipped == 1)
+    }
 }
