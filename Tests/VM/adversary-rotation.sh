@@ -68,7 +68,7 @@ chat_for() {
     t=$(( t + 1 )); sleep 6
   done
 }
-[ "$(date +%s)" -lt $(( hour - 12 )) ] || fail "linked too late: $(( $(date +%s) - hour )) s from the hour"
+[ "$(date +%s)" -lt $(( hour - 25 )) ] || fail "linked too late: $(( $(date +%s) - hour )) s from the hour"
 chat_for $(( hour - 20 - $(date +%s) ))
 # Each log is split here, before the hour; then the broadcast in flight at the hour, then the hour.
 lines=(); for ((i = 0; i < count; i++)); do lines+=("$(wc -l < "$(log_of "$i")")"); done
