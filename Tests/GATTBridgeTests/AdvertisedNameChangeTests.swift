@@ -49,27 +49,57 @@ struct AdvertisedNameChangeTests {
         connection.call(request, timeout: 5) { done((try? $0.get()) != nil) }
     }
 
-    @Test func aNewNameIsRegisteredAgainAtOnce() throws {
-        let bus = try DBusLoopbackTests.Bus()
+    /// A stand-in bluetoothd on `bus`: it lists one powered adapter, `answer` takes the method calls
+    /// it answers itself (true when it did) and every other call gets an empty reply. It holds
+    /// bluetoothd's bus name when this returns; the caller closes it.
+    static func standInBluetoothd(
+        on bus: DBusLoopbackTests.Bus, answer: @escaping @Sendable (DBusMessage, DBusConnection) -> Bool
+    ) throws -> DBusLoopbackTests.Endpoint {
         let fake = try DBusLoopbackTests.Endpoint(address: bus.address)
-        let registered = Mutex<[String]>([])
-        let fakeConnection = fake.connection
+        let connection = fake.connection
         let owned = fake.onLoop { (done: @escaping @Sendable (Bool) -> Void) in
-            fakeConnection.onMessage = { message in
+            connection.onMessage = { message in
                 guard message.kind == .methodCall else { return false }
-                switch message.member {
-                case "GetManagedObjects":
-                    fakeConnection.send(try! message.makeReturn([Self.adapterOn]))
-                case "RegisterAdvertisement":
-                    Self.answerRegistration(message, on: fakeConnection) { name in registered.withLock { $0.append(name) } }
-                default:
-                    fakeConnection.send(try! message.makeReturn())
+                if message.member == "GetManagedObjects" {
+                    connection.send(try! message.makeReturn([Self.adapterOn]))
+                } else if !answer(message, connection) {
+                    connection.send(try! message.makeReturn())
                 }
                 return true
             }
-            Self.ownBlueZName(fakeConnection, done: done)
+            Self.ownBlueZName(connection, done: done)
         }
         #expect(owned == true)
+        return fake
+    }
+
+    /// Signals the stand-in adapter's new `Powered` value, as bluetoothd does.
+    static func signalPowered(_ on: Bool, on connection: DBusConnection) {
+        connection.send(try! DBusMessage.signal(
+            path: "/org/bluez/hci0", interface: DBusObjectTree.properties, member: "PropertiesChanged",
+            arguments: [.string(BlueZ.adapter), .propertyMap(["Powered": .variant(.boolean(on))]), .stringArray([])]))
+    }
+
+    /// A started transport on `bus` advertising "abcd1234" and, with `rotating`, changing its address
+    /// with every name (no minimum interval); the caller stops it.
+    static func startedTransport(on bus: DBusLoopbackTests.Bus, rotating: Bool) throws -> BlueZTransport {
+        var configuration = BlueZConfiguration(localName: "abcd1234")
+        configuration.busAddress = bus.address
+        configuration.rotateAddress = rotating
+        configuration.addressRotationInterval = 0
+        let transport = try BlueZTransport(configuration: configuration) { _ in }
+        try transport.start { _ in }
+        return transport
+    }
+
+    @Test func aNewNameIsRegisteredAgainAtOnce() throws {
+        let bus = try DBusLoopbackTests.Bus()
+        let registered = Mutex<[String]>([])
+        let fake = try Self.standInBluetoothd(on: bus) { message, connection in
+            guard message.member == "RegisterAdvertisement" else { return false }
+            Self.answerRegistration(message, on: connection) { name in registered.withLock { $0.append(name) } }
+            return true
+        }
         defer { fake.close() }
 
         var configuration = BlueZConfiguration(localName: "abcd1234")
@@ -96,45 +126,27 @@ struct AdvertisedNameChangeTests {
     /// before each power-off (docs/BLUEZ.md, "Addresses").
     @Test func aNewNameGoesOutFromANewAddress() throws {
         let bus = try DBusLoopbackTests.Bus()
-        let fake = try DBusLoopbackTests.Endpoint(address: bus.address)
         let events = Mutex<[String]>([])
-        let fakeConnection = fake.connection
-        let owned = fake.onLoop { (done: @escaping @Sendable (Bool) -> Void) in
-            fakeConnection.onMessage = { message in
-                guard message.kind == .methodCall else { return false }
-                switch message.member {
-                case "GetManagedObjects":
-                    fakeConnection.send(try! message.makeReturn([Self.adapterOn]))
-                case "Set" where message.interface == DBusObjectTree.properties:
-                    // bluetoothd answers, then signals the new Powered value.
-                    let powered = (try? message.arguments().at(2).bool()) ?? false
-                    events.withLock { $0.append(powered ? "on" : "off") }
-                    fakeConnection.send(try! message.makeReturn())
-                    fakeConnection.send(try! DBusMessage.signal(
-                        path: "/org/bluez/hci0", interface: DBusObjectTree.properties, member: "PropertiesChanged",
-                        arguments: [.string(BlueZ.adapter), .propertyMap(["Powered": .variant(.boolean(powered))]),
-                                    .stringArray([])]))
-                case "RegisterAdvertisement":
-                    Self.answerRegistration(message, on: fakeConnection) { name in events.withLock { $0.append(name) } }
-                case "UnregisterAdvertisement":
-                    events.withLock { $0.append("unregister") }
-                    fakeConnection.send(try! message.makeReturn())
-                default:
-                    fakeConnection.send(try! message.makeReturn())
-                }
-                return true
+        let fake = try Self.standInBluetoothd(on: bus) { message, connection in
+            switch message.member {
+            case "Set" where message.interface == DBusObjectTree.properties:
+                // bluetoothd answers, then signals the new Powered value.
+                let powered = (try? message.arguments().at(2).bool()) ?? false
+                events.withLock { $0.append(powered ? "on" : "off") }
+                connection.send(try! message.makeReturn())
+                Self.signalPowered(powered, on: connection)
+            case "RegisterAdvertisement":
+                Self.answerRegistration(message, on: connection) { name in events.withLock { $0.append(name) } }
+            case "UnregisterAdvertisement":
+                events.withLock { $0.append("unregister") }
+                connection.send(try! message.makeReturn())
+            default:
+                return false
             }
-            Self.ownBlueZName(fakeConnection, done: done)
+            return true
         }
-        #expect(owned == true)
         defer { fake.close() }
-
-        var configuration = BlueZConfiguration(localName: "abcd1234")
-        configuration.busAddress = bus.address
-        configuration.rotateAddress = true
-        configuration.addressRotationInterval = 0
-        let transport = try BlueZTransport(configuration: configuration) { _ in }
-        try transport.start { _ in }
+        let transport = try Self.startedTransport(on: bus, rotating: true)
         defer { transport.stop() }
 
         let first = poll({ events.withLock { $0 } }, { $0.contains("abcd1234") })
@@ -156,57 +168,39 @@ struct AdvertisedNameChangeTests {
     @Test(arguments: [true, false])
     func aFailedPowerOffStillEndsWithTheAdapterOn(offHappensLate: Bool) throws {
         let bus = try DBusLoopbackTests.Bus()
-        let fake = try DBusLoopbackTests.Endpoint(address: bus.address)
         let events = Mutex<[String]>([])
         let state = Mutex((powered: true, offs: 0))
-        let fakeConnection = fake.connection
-        let owned = fake.onLoop { (done: @escaping @Sendable (Bool) -> Void) in
-            fakeConnection.onMessage = { message in
-                guard message.kind == .methodCall else { return false }
-                func signalPowered(_ on: Bool) {
-                    state.withLock { $0.powered = on }
-                    fakeConnection.send(try! DBusMessage.signal(
-                        path: "/org/bluez/hci0", interface: DBusObjectTree.properties, member: "PropertiesChanged",
-                        arguments: [.string(BlueZ.adapter), .propertyMap(["Powered": .variant(.boolean(on))]),
-                                    .stringArray([])]))
-                }
-                switch message.member {
-                case "GetManagedObjects":
-                    fakeConnection.send(try! message.makeReturn([Self.adapterOn]))
-                case "Set" where message.interface == DBusObjectTree.properties:
-                    let on = (try? message.arguments().at(2).bool()) ?? false
-                    if on {
-                        events.withLock { $0.append("on") }
-                        fakeConnection.send(try! message.makeReturn())
-                        if !state.withLock({ $0.powered }) { signalPowered(true) }
-                    } else if state.withLock({ $0.offs += 1; return $0.offs }) == 1 {
-                        events.withLock { $0.append("off") }
-                        fakeConnection.send(try! message.makeReturn())
-                        signalPowered(false)
-                    } else {
-                        // The second power-off (the new name's) fails; it may happen all the same.
-                        events.withLock { $0.append("off failed") }
-                        fakeConnection.send(try! message.makeError(name: "org.freedesktop.DBus.Error.NoReply", text: "timed out"))
-                        if offHappensLate { signalPowered(false) }
-                    }
-                case "RegisterAdvertisement":
-                    Self.answerRegistration(message, on: fakeConnection) { name in events.withLock { $0.append(name) } }
-                default:
-                    fakeConnection.send(try! message.makeReturn())
-                }
-                return true
+        let fake = try Self.standInBluetoothd(on: bus) { message, connection in
+            func signalPowered(_ on: Bool) {
+                state.withLock { $0.powered = on }
+                Self.signalPowered(on, on: connection)
             }
-            Self.ownBlueZName(fakeConnection, done: done)
+            switch message.member {
+            case "Set" where message.interface == DBusObjectTree.properties:
+                let on = (try? message.arguments().at(2).bool()) ?? false
+                if on {
+                    events.withLock { $0.append("on") }
+                    connection.send(try! message.makeReturn())
+                    if !state.withLock({ $0.powered }) { signalPowered(true) }
+                } else if state.withLock({ $0.offs += 1; return $0.offs }) == 1 {
+                    events.withLock { $0.append("off") }
+                    connection.send(try! message.makeReturn())
+                    signalPowered(false)
+                } else {
+                    // The second power-off (the new name's) fails; it may happen all the same.
+                    events.withLock { $0.append("off failed") }
+                    connection.send(try! message.makeError(name: "org.freedesktop.DBus.Error.NoReply", text: "timed out"))
+                    if offHappensLate { signalPowered(false) }
+                }
+            case "RegisterAdvertisement":
+                Self.answerRegistration(message, on: connection) { name in events.withLock { $0.append(name) } }
+            default:
+                return false
+            }
+            return true
         }
-        #expect(owned == true)
         defer { fake.close() }
-
-        var configuration = BlueZConfiguration(localName: "abcd1234")
-        configuration.busAddress = bus.address
-        configuration.rotateAddress = true
-        configuration.addressRotationInterval = 0
-        let transport = try BlueZTransport(configuration: configuration) { _ in }
-        try transport.start { _ in }
+        let transport = try Self.startedTransport(on: bus, rotating: true)
         defer { transport.stop() }
 
         _ = poll({ events.withLock { $0 } }, { $0.contains("abcd1234") })

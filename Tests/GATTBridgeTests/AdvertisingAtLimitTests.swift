@@ -24,29 +24,17 @@ struct AdvertisingAtLimitTests {
 
     @Test func aFullNodeStopsAdvertisingUntilALinkEnds() throws {
         let bus = try DBusLoopbackTests.Bus()
-        let fake = try DBusLoopbackTests.Endpoint(address: bus.address)
         let events = Mutex<[String]>([])
         let node = Mutex<String?>(nil)
-        let fakeConnection = fake.connection
-        let owned = fake.onLoop { (done: @escaping @Sendable (Bool) -> Void) in
-            fakeConnection.onMessage = { message in
-                guard message.kind == .methodCall else { return false }
-                switch message.member {
-                case "GetManagedObjects":
-                    fakeConnection.send(try! message.makeReturn([AdvertisedNameChangeTests.adapterOn]))
-                case "RegisterAdvertisement", "UnregisterAdvertisement":
-                    node.withLock { $0 = message.sender }
-                    events.withLock { $0.append(message.member == "RegisterAdvertisement" ? "register" : "unregister") }
-                    fakeConnection.send(try! message.makeReturn())
-                default:
-                    fakeConnection.send(try! message.makeReturn())
-                }
-                return true
-            }
-            AdvertisedNameChangeTests.ownBlueZName(fakeConnection, done: done)
+        let fake = try AdvertisedNameChangeTests.standInBluetoothd(on: bus) { message, connection in
+            guard message.member == "RegisterAdvertisement" || message.member == "UnregisterAdvertisement" else { return false }
+            node.withLock { $0 = message.sender }
+            events.withLock { $0.append(message.member == "RegisterAdvertisement" ? "register" : "unregister") }
+            connection.send(try! message.makeReturn())
+            return true
         }
-        #expect(owned == true)
         defer { fake.close() }
+        let fakeConnection = fake.connection
 
         var configuration = BlueZConfiguration(localName: "abcd1234")
         configuration.busAddress = bus.address
