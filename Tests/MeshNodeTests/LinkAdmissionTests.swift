@@ -121,6 +121,50 @@ struct LinkAdmissionTests {
         #expect(admission.counters.evictedTransportFull == 1 && admission.unkeyedLinks.contains(lan))
     }
 
+    @Test("With one unkeyed place, a stranger's handshake keeps it for the grace; a returning neighbour's takes it at once",
+          arguments: [(500, false, nil), (1_999, false, nil), (2_000, false, 1), (500, true, 1)] as [(Int, Bool, UInt64?)])
+    func graceProtectsAYoungHandshake(milliseconds: Int, returning: Bool, closed: UInt64?) {
+        var admission = LinkAdmission(limits: LinkAdmissionLimits(maxUnkeyedLinks: 1, maxUnkeyedPerAddress: 2))
+        if returning {
+            _ = admission.admit(LinkID(90), address: "c", now: .zero)
+            admission.keyed(LinkID(90), address: "c", now: .zero)
+        }
+        #expect(admission.admit(LinkID(1), address: "x", now: .zero) == .admit(closing: []))
+        let decision = admission.admit(LinkID(2), address: returning ? "c" : "y", now: .milliseconds(milliseconds))
+        #expect(decision == (closed.map { .admit(closing: [LinkID($0)]) } ?? .refuse))
+        #expect(admission.counters.refusedFull == (closed == nil ? 1 : 0))
+    }
+
+    /// Four strangers start together with one unkeyed place between them (a node with three BLE
+    /// slots): each opens a link every 1.6 s, staggered by 0.4 s, and a handshake needs 1.5 s.
+    /// Returns the links keyed in 20 s.
+    static func denseStart(grace: Duration) -> Int {
+        var admission = LinkAdmission(limits: LinkAdmissionLimits(maxUnkeyedLinks: 1, maxUnkeyedPerAddress: 2, evictionGrace: grace))
+        var keyed = 0
+        var opened: [LinkID: Duration] = [:]
+        var next: UInt64 = 1
+        for step in 0..<200 {
+            let now = Duration.milliseconds(step * 100)
+            for (link, at) in opened where now - at >= .milliseconds(1_500) && admission.unkeyedLinks.contains(link) {
+                admission.keyed(link, address: "k\(link.number)", now: now)
+                keyed += 1
+            }
+            opened = opened.filter { admission.unkeyedLinks.contains($0.key) }
+            if step % 4 == 0 {
+                let link = LinkID(next)
+                next += 1
+                if case .admit = admission.admit(link, address: "s\(link.number % 4)-\(step)", now: now) { opened[link] = now }
+            }
+        }
+        return keyed
+    }
+
+    @Test("Strangers starting at once key their links; with no grace each new link closes the handshake before it")
+    func denseStartMakesProgress() {
+        #expect(Self.denseStart(grace: .zero) == 0)
+        #expect(Self.denseStart(grace: .seconds(2)) >= 10)
+    }
+
     @Test func countersAddUp() {
         var admission = LinkAdmission(limits: Self.limits)
         for index in 1...10 { _ = admission.admit(LinkID(UInt64(index)), address: "s\(index)", now: .seconds(index)) }

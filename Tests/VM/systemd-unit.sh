@@ -229,9 +229,9 @@ broker_clients() { grep -c 'New client connected.* as meshnoded-' "$MESHLAB_OUT/
 kill -TERM "$hand"; wait "$hand" || fail "hand node exited $?"
 systemctl daemon-reload
 systemctl restart meshnoded || fail "restart as a gateway: $(journalctl -u meshnoded --no-pager -o cat | tail -n 3)"
-sleep 20
+sleep 10
 if ! bridge_connected && [ "$(broker_clients)" = 0 ]; then
-  stamp "IPAddressAllow= not set: kept out for 20 s ($(relayctl status | grep -E '^ *mqtt ' | sed 's/^ *//'); the broker saw no client)"
+  stamp "IPAddressAllow= not set: kept out for 10 s ($(relayctl status | grep -E '^ *mqtt ' | sed 's/^ *//'); the broker saw no client)"
 else
   fail "a broker outside IPAddressAllow= was not kept out: $(relayctl status 2>&1 | grep -E '^ *mqtt '), $(broker_clients) clients at the broker"
 fi

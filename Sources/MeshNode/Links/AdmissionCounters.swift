@@ -11,7 +11,8 @@ public struct AdmissionCounters: Equatable, Sendable {
     public var evictedTransportFull: UInt64 = 0
     /// Unkeyed links closed because their address had too many unkeyed links (its oldest went).
     public var evictedSameAddress: UInt64 = 0
-    /// New links closed at once: the budget was full of returning neighbours' links.
+    /// Strangers' new links closed at once: the budget was full of returning neighbours' links and
+    /// of strangers' handshakes on the same transport still within the grace.
     public var refusedFull: UInt64 = 0
     /// Links from strangers closed because they had no link keys by the key deadline.
     public var keyDeadlineCloses: UInt64 = 0

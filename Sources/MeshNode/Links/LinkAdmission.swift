@@ -7,8 +7,11 @@ import MeshProtocol
 /// links get a budget of their own (`maxUnkeyedLinks`, all transports together, and
 /// `maxUnkeyedPerTransport` on each), a budget per address (per host on UDP), and a short
 /// deadline. When the budget is full the oldest unkeyed link of a **stranger** goes (from the
-/// transport holding the most); a link from an address that was a keyed neighbour's lately (a
-/// **returning** neighbour) is closed only to make room for another returning one. Keyed links
+/// transport holding the most), but not for another stranger's link on its own transport while it
+/// is younger than `evictionGrace`: then the newcomer is refused, so strangers starting at once
+/// (a dense room at power-on) do not close each other's handshakes forever. A link from an
+/// address that was a keyed neighbour's lately (a **returning** neighbour) is closed only to make
+/// room for another returning one, and a returning neighbour's link displaces a stranger's of any age. Keyed links
 /// are never touched here. Every link that gets keys has its address remembered (for
 /// `neighbourMemory`), so a neighbour whose address changed (BLE privacy) is a stranger only
 /// until its first key exchange on the new address.
@@ -17,7 +20,8 @@ public struct LinkAdmission: Sendable {
     public enum Decision: Equatable, Sendable {
         /// Admit it, after closing these unkeyed links (oldest first).
         case admit(closing: [LinkID])
-        /// Close it at once: every unkeyed slot is held by a returning neighbour and it is a stranger.
+        /// Close it at once: it is a stranger's, and every unkeyed slot is held by a returning
+        /// neighbour or by a stranger's link on its transport still within `evictionGrace`.
         case refuse
     }
 
@@ -65,7 +69,7 @@ public struct LinkAdmission: Sendable {
         if let transportLimit = limits.maxUnkeyedPerTransport[link.port.index], transportLimit < limits.maxUnkeyedLinks {
             let sameTransport = oldestFirst(unkeyed.values.filter { $0.id.port == link.port && !closing.contains($0.id) })
             if sameTransport.count >= max(1, transportLimit) {
-                guard let victim = Self.victim(among: sameTransport, forReturning: returning) else {
+                guard let victim = victim(among: sameTransport, for: link, returning: returning, now: now) else {
                     counters.refusedFull += 1
                     return .refuse
                 }
@@ -80,7 +84,7 @@ public struct LinkAdmission: Sendable {
             let perPort = Dictionary(grouping: remaining, by: \.id.port)
             let busiest = perPort.max { ($0.value.count, $1.key) < ($1.value.count, $0.key) }?.key
             let candidates = oldestFirst(remaining.filter { $0.id.port == busiest }) + oldestFirst(remaining.filter { $0.id.port != busiest })
-            guard let victim = Self.victim(among: candidates, forReturning: returning) else {
+            guard let victim = victim(among: candidates, for: link, returning: returning, now: now) else {
                 counters.refusedFull += 1
                 return .refuse
             }
@@ -94,10 +98,14 @@ public struct LinkAdmission: Sendable {
         return .admit(closing: closing)
     }
 
-    /// The first stranger's link in `candidates`; a returning neighbour's link may also take the
-    /// first returning one's place.
-    private static func victim(among candidates: [Unkeyed], forReturning returning: Bool) -> Unkeyed? {
-        candidates.first(where: { !$0.returning }) ?? (returning ? candidates.first : nil)
+    /// The first stranger's link in `candidates`, unless it is on `newcomer`'s transport and
+    /// younger than the grace while the newcomer is a stranger too; a returning neighbour's link
+    /// displaces the first stranger's of any age, else the first returning one's.
+    private func victim(among candidates: [Unkeyed], for newcomer: LinkID, returning: Bool, now: Duration) -> Unkeyed? {
+        if returning { return candidates.first(where: { !$0.returning }) ?? candidates.first }
+        guard let oldest = candidates.first(where: { !$0.returning }) else { return nil }
+        if oldest.id.port == newcomer.port, now - oldest.openedAt < limits.evictionGrace { return nil }
+        return oldest
     }
 
     /// Records the link's first keys: it leaves the unkeyed budget, and its address is

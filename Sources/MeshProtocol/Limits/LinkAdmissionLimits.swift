@@ -14,6 +14,9 @@ public struct LinkAdmissionLimits: Equatable, Sendable {
     /// How long a link from a stranger may stay without link keys (a returning neighbour's
     /// link has the whole handshake timeout).
     public var keyDeadline: Duration
+    /// How long a stranger's unkeyed link is safe from being displaced by another stranger's on
+    /// its transport: a handshake's chance to finish (never longer than `keyDeadline`).
+    public var evictionGrace: Duration
     /// How long addresses of keyed links are remembered as returning neighbours' addresses.
     public var neighbourMemory: Duration
     /// The most addresses remembered; the least recently keyed go first.
@@ -22,11 +25,12 @@ public struct LinkAdmissionLimits: Equatable, Sendable {
     /// Creates limits; the defaults are the documented ones.
     public init(
         maxUnkeyedLinks: Int = 32, maxUnkeyedPerAddress: Int = 2, keyDeadline: Duration = .seconds(6),
-        neighbourMemory: Duration = .seconds(600), rememberedNeighbours: Int = 256
+        evictionGrace: Duration = .seconds(2), neighbourMemory: Duration = .seconds(600), rememberedNeighbours: Int = 256
     ) {
         self.maxUnkeyedLinks = max(1, maxUnkeyedLinks)
         self.maxUnkeyedPerAddress = max(1, maxUnkeyedPerAddress)
         self.keyDeadline = keyDeadline
+        self.evictionGrace = max(.zero, min(evictionGrace, keyDeadline))
         self.neighbourMemory = neighbourMemory
         self.rememberedNeighbours = max(1, rememberedNeighbours)
     }
