@@ -90,5 +90,5 @@ score_adversary() {
     python3 scripts/adversary_score.py "$1" "$1/guesses.json" --check --rotating
 }
 SCENARIO_CHECK=score_adversary scenario adversary 6 -t 900 --hci-trace --btvirt "$fixed_btvirt" \
-  --bluetoothd Tests/VM/bluetoothd-privacy.sh env CHAT=12 LEAD=150 Tests/VM/adversary-rotation.sh "$bin" 5 0
+  --bluetoothd Tests/VM/bluetoothd-privacy.sh env CHAT=12 LEAD=100 Tests/VM/adversary-rotation.sh "$bin" 5 0
 echo "BlueZ VM test: every scenario passed"

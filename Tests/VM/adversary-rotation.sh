@@ -73,9 +73,13 @@ chat_for $(( hour - 20 - $(date +%s) ))
 # Each log is split here, before the hour; then the broadcast in flight at the hour, then the hour.
 lines=(); for ((i = 0; i < count; i++)); do lines+=("$(wc -l < "$(log_of "$i")")"); done
 [ "$(date +%s)" -lt $(( hour - 2 )) ] || fail "the chat ran past the hour: $(( $(date +%s) - hour )) s"
+# From a radio with a linked neighbour (under TCG a busy bluetoothd sometimes leaves one alone for longer
+# than its neighbours' departure grace, and a broadcast held for departed neighbours goes nowhere).
+sender=0
+for ((i = 0; i < count; i++)); do ctl "$i" --json peers 2>/dev/null | grep -q '"state" *: *"linked"' && { sender=$i; break; }; done
 while [ "$(date +%s)" -lt $(( hour - 5 )) ]; do sleep 0.2; done
-echo "$(now_ms) ${names[0]} *" >> "$MESHLAB_OUT/sends.txt"
-flight=$(ctl 0 send "in flight at the hour")
+echo "$(now_ms) ${names[$sender]} *" >> "$MESHLAB_OUT/sends.txt"
+flight=$(ctl "$sender" send "in flight at the hour")
 while [ "$(date +%s)" -lt "$hour" ]; do sleep 0.2; done; step=$hour; stamp "the hour: $(date -u +%H:%M:%S)"
 relinked=()
 relink_done() {
@@ -95,18 +99,19 @@ for ((i = 0; i < nodes; i++)); do
   [ "$(count_after "$i" "${lines[$i]}" 'powering the adapter off and on')" -ge 1 ] || fail "${names[$i]} kept its address across the hour"
 done
 flight_delivered() { grep "message delivered" "$(log_of "$1")" | grep -c "$flight"; }
-flight_everywhere() { local i; for ((i = 1; i < count; i++)); do [ "$(flight_delivered "$i")" -ge 1 ] || return 1; done; }
+flight_everywhere() { local i; for ((i = 0; i < count; i++)); do [ $i = "$sender" ] || [ "$(flight_delivered "$i")" -ge 1 ] || return 1; done; }
 # Part E: a copy a dropped link left unacknowledged goes again only if that neighbour returns within its
 # grace, and a line of five may put a radio beyond the broadcast's hops: a miss is reported, a repeat fails.
 wait_until 30 flight_everywhere
 got=0; missed=""
-for ((i = 1; i < count; i++)); do
+for ((i = 0; i < count; i++)); do
+  [ $i = "$sender" ] && continue
   n=$(flight_delivered "$i")
   [ "$n" -le 1 ] || fail "${names[$i]} delivered the broadcast in flight $n times"
   if [ "$n" -ge 1 ]; then got=$(( got + 1 )); else missed+=" ${names[$i]}"; fi
 done
 [ "$got" -ge 1 ] || fail "no radio delivered the broadcast in flight at the hour"
-stamp "the broadcast in flight at the hour: delivered once by $got of $(( count - 1 ))${missed:+, not by$missed}"
+stamp "the broadcast in flight at the hour from ${names[$sender]}: delivered once by $got of $(( count - 1 ))${missed:+, not by$missed}"
 chat_for "$chat"
 for ((i = 0; i < count; i++)); do ctl "$i" --json peers > "$MESHLAB_OUT/peers-2-${names[$i]}.json" 2>/dev/null; done
 stop_nodes "$count"
