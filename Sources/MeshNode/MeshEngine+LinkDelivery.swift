@@ -122,19 +122,37 @@ extension MeshEngine {
 
     /// Every tick: acknowledgements owed, resends of what timed out, and peers that never acknowledged.
     func runLinkDelivery(now: Duration) {
+        let acknowledges = configuration.linkDelivery.acknowledges
+        let unacknowledgedAfter = configuration.linkDelivery.unacknowledgedAfter
         for link in links.sortedIDs {
-            guard let state = links[link], let neighbour = state.neighbour else { continue }
-            if state.delivery.acknowledgementDue { sendAcknowledgement(on: link, now: now) }
+            // What this tick needs of the link, read where its state lives (a copy of the state per
+            // link and tick was a tenth of a simulated mesh's time).
+            let due: LinkDeliveryDue?? = links.withLink(link) { (state: inout LinkState) -> LinkDeliveryDue? in
+                guard let neighbour = state.neighbour else { return nil }
+                let unacknowledged = state.phase == .ready && acknowledges && !state.delivery.peerAcknowledges
+                    && !state.delivery.reportedUnacknowledged && now - (state.readyAt ?? state.openedAt) >= unacknowledgedAfter
+                return LinkDeliveryDue(neighbour: neighbour, acknowledgement: state.delivery.acknowledgementDue, unacknowledged: unacknowledged)
+            }
+            guard let due = due ?? nil else { continue }
+            let neighbour = due.neighbour
+            if due.acknowledgement { sendAcknowledgement(on: link, now: now) }
             if let release = links.withLink(link, { $0.delivery.tick(now: now) }), release != LinkDelivery.Release() {
                 perform(release, on: link, now: now)
             }
-            if state.phase == .ready, configuration.linkDelivery.acknowledges, !state.delivery.peerAcknowledges, !state.delivery.reportedUnacknowledged,
-                now - (state.readyAt ?? state.openedAt) >= configuration.linkDelivery.unacknowledgedAfter
-            {
+            if due.unacknowledged {
                 links.withLink(link) { $0.delivery.reportedUnacknowledged = true }
                 links.increment(\.unacknowledgedPeers)
                 emit(.linkUnacknowledged(link, neighbour: neighbour))
             }
         }
     }
+}
+
+/// What one tick of link delivery does on a link with a neighbour.
+private struct LinkDeliveryDue {
+    let neighbour: NodeID
+    /// An acknowledgement is due.
+    let acknowledgement: Bool
+    /// The link is ready and the peer never acknowledged within `unacknowledged_after`, not yet reported.
+    let unacknowledged: Bool
 }

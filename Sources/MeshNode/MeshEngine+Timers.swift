@@ -20,7 +20,7 @@ extension MeshEngine {
         rekeyAgedLinks(now: now)
         runLinkDelivery(now: now)
         if pacing.takeHeartbeat(now: now) { sendHeartbeats(now: now) }
-        if pacing.noticeDue(now: now, hasNeighbours: !readyNeighbours().isEmpty) { sendJoinNotice(now: now) }
+        if pacing.noticeDue(now: now, hasNeighbours: readyNeighbourCount() > 0) { sendJoinNotice(now: now) }
         flushRelays(now: now)
         sendDueAnswers(now: now)
         runLookupTimers(now: now)

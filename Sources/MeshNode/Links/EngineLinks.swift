@@ -98,27 +98,38 @@ struct EngineLinks {
 
     /// Links whose opening waited for an MTU exchange that is now over, sorted.
     func openingsDue(now: Duration) -> [LinkID] {
-        states.values.filter { $0.openingDue.map { $0 <= now } ?? false }.map(\.info.id).sorted()
+        sortedIDs { $0.openingDue.map { $0 <= now } ?? false }
     }
 
     /// Links not ready `timeout` after they opened, sorted.
     func stalled(now: Duration, timeout: Duration) -> [LinkID] {
-        states.values.filter { $0.phase != .ready && now - $0.openedAt >= timeout }.map(\.info.id).sorted()
+        sortedIDs { $0.phase != .ready && now - $0.openedAt >= timeout }
     }
 
     /// Links not ready whose last handshake step went at least `interval` ago, sorted.
     func awaitingRetry(now: Duration, interval: Duration) -> [LinkID] {
-        states.values.filter {
-            $0.phase != .ready && $0.openingDue == nil && now - $0.handshakeSentAt >= interval
-        }.map(\.info.id).sorted()
+        sortedIDs { $0.phase != .ready && $0.openingDue == nil && now - $0.handshakeSentAt >= interval }
     }
 
     /// Keyed links whose keys are due for renewal, sorted.
     func dueForRekey(now: Duration) -> [LinkID] {
-        states.values.filter { state in
+        sortedIDs { state in
             guard let keyed = state.keyed else { return false }
             return state.handshake.needsRekey(messagesSent: keyed.session.messagesSent, now: now)
-        }.map(\.info.id).sorted()
+        }
+    }
+
+    /// The links whose state matches, sorted. Each state is read where it lives: a `filter` over
+    /// the values copies every match (a retain and a release of each of its references), and
+    /// every tick asks four times.
+    private func sortedIDs(where matches: (LinkState) -> Bool) -> [LinkID] {
+        var ids: [LinkID] = []
+        var index = states.values.startIndex
+        while index != states.values.endIndex {
+            if matches(states.values[index]) { ids.append(states.keys[index]) }
+            states.values.formIndex(after: &index)
+        }
+        return ids.sorted()
     }
 
     /// The neighbours at the other end of keyed links.
