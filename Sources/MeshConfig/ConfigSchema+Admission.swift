@@ -3,7 +3,7 @@ extension ConfigSchema {
     static let admissionOptions: [ConfigOption] = [
         ConfigOption(
             section: "links", key: "max_unkeyed", alias: nil, valueHint: "COUNT",
-            summary: "most links without link keys at once; past it the oldest stranger's is closed",
+            summary: "most links without link keys at once; past it the oldest stranger's is closed, or the newcomer while that one is under 2 s old",
             apply: { config, text throws(InvalidValue) in config.links.maxUnkeyed = try ConfigValue.integer(text, in: 1...1024) },
             render: { String($0.links.maxUnkeyed) }),
         ConfigOption(
