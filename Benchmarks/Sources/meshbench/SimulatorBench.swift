@@ -9,6 +9,10 @@ struct SimulatorReport: Codable {
     var cpuSeconds: Double
     /// Frames handled per wall second (the simulator is single-threaded).
     var framesPerWallSecond: Double
+    /// Idle: node-ticks (250 ms each) of the same mesh with no message sent, heartbeats only.
+    var idleNodeTicks: Int
+    /// CPU microseconds per idle node-tick (the tick, heartbeats and what they cause).
+    var idleMicrosecondsPerNodeTick: Double
 }
 
 enum SimulatorBench {
@@ -27,8 +31,15 @@ enum SimulatorBench {
         let delivered = sim.nodes.reduce(0) { $0 + $1.delivered.count }
         output.line("10-node full mesh: \(rounds) broadcasts, \(delivered) deliveries, \(frames) frames in \(rounded(sample.wallSeconds, 3)) s wall")
         output.row("  frames handled per wall second", formatRate(Double(frames) / sample.wallSeconds))
+        // What a node does most of its life: ticks every 250 ms and a heartbeat per neighbour every 10 s.
+        let idleSeconds = 600 / scale
+        let idle = Timing.measure(count: 1) { _ in sim.run(for: .seconds(idleSeconds)) }
+        let nodeTicks = 10 * idleSeconds * 4
+        let perNodeTick = idle.cpuSeconds * 1e6 / Double(nodeTicks)
+        output.row("  idle, CPU per node-tick (9 links, heartbeats only)", "\(rounded(perNodeTick, 2)) µs")
         return SimulatorReport(
             broadcasts: rounds, deliveries: delivered, frames: frames, wallSeconds: sample.wallSeconds,
-            cpuSeconds: sample.cpuSeconds, framesPerWallSecond: Double(frames) / sample.wallSeconds)
+            cpuSeconds: sample.cpuSeconds, framesPerWallSecond: Double(frames) / sample.wallSeconds,
+            idleNodeTicks: nodeTicks, idleMicrosecondsPerNodeTick: perNodeTick)
     }
 }
