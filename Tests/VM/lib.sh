@@ -78,7 +78,8 @@ btvirt_start() {
 
 # Controllers whose initialisation timed out: under emulation a controller sometimes misses its
 # Reset (the kernel logs "hciN: Opcode 0x0c03 failed: -110") and then never shows up.
-dead_controllers() { dmesg 2>/dev/null | grep -oE 'hci[0-9]+: Opcode 0x[0-9a-f]{4} failed: -110' | cut -d: -f1 | sort -u | wc -l; }
+init_timeouts() { dmesg 2>/dev/null | grep -oE 'hci[0-9]+: Opcode 0x[0-9a-f]{4} failed: -110'; }
+dead_controllers() { init_timeouts | cut -d: -f1 | sort -u | wc -l; }
 
 # Waits until bluetoothd shows COUNT adapters, less the controllers that died in their
 # initialisation (every scenario asks for one spare), or until 20 s after uptime T0.
@@ -88,7 +89,7 @@ wait_for_adapters() {
     sleep 0.5
   done
   echo "adapters: $(bluez_adapters) at $(uptime_s)s"
-  [ "$(dead_controllers)" = 0 ] || echo "controllers whose initialisation timed out: $(dmesg | grep -oE 'hci[0-9]+: Opcode 0x[0-9a-f]{4} failed: -110' | tr '\n' ' ')"
+  [ "$(dead_controllers)" = 0 ] || echo "controllers whose initialisation timed out: $(init_timeouts | tr '\n' ' ')"
 }
 
 # Runs the command file blelab-run wrote with the scenario's environment; records its status.
