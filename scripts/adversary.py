@@ -37,6 +37,10 @@ class TraceError(Exception):
     """The file is not a btsnoop monitor trace."""
 
 
+# A btsnoop file's header as btmon -w writes it: magic, version 1, datalink 2001 (Linux monitor).
+BTSNOOP_HEADER = b"btsnoop\0" + (1).to_bytes(4, "big") + (2001).to_bytes(4, "big")
+
+
 def records(paths):
     """Yields (time_ms, index, opcode, data) for each record of btsnoop files of datalink 2001
     (Linux monitor: flags = index << 16 | opcode), read in turn (a trace in several files, as when
@@ -49,6 +53,8 @@ def file_records(path):
     """The records of one btsnoop file (see ``records``)."""
     with open(path, "rb") as f:
         header = f.read(16)
+        if len(header) < 16 and BTSNOOP_HEADER.startswith(header):
+            return  # btmon died before its header was written: an empty trace
         if len(header) < 16 or header[:8] != b"btsnoop\0":
             raise TraceError("not a btsnoop file")
         version, datalink = struct.unpack(">II", header[8:])

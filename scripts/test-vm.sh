@@ -65,10 +65,16 @@ scenario() {
     status=$?
     set -e
     # SCENARIO_CHECK names a function that judges the scenario's output folder after the VM passed.
-    if [ "$status" = 0 ] && [ -n "${SCENARIO_CHECK:-}" ]; then set +e; "$SCENARIO_CHECK" "$out"; status=$?; set -e; fi
+    if [ "$status" = 0 ] && [ -n "${SCENARIO_CHECK:-}" ]; then
+      set +e; "$SCENARIO_CHECK" "$out" 2>&1 | tee "$out/check.log"; status=${PIPESTATUS[0]}; set -e
+    fi
     if [ "$status" = 0 ]; then echo "BlueZ VM test: $name passed"; return 0; fi
     echo "BlueZ VM test: $name, attempt $attempt ended with status $status" >&2
     for log in "$out"/meshnoded-*.log; do [ -f "$log" ] && { echo "-- $log" >&2; tail -n 15 "$log" >&2; }; done
+    # Why, once more after the node logs (a CI page that keeps only the end of the output still shows it).
+    { echo "BlueZ VM test: $name, attempt $attempt: status $status; the scenario's last lines:"
+      grep -hE 'FAIL|LOST|too little|Error' "$out/command.log" "$out/check.log" 2>/dev/null | tail -n 8 || true
+      tail -n 3 "$out/command.log" 2>/dev/null || true; } >&2
   done
   return 1
 }

@@ -79,7 +79,8 @@ sender=0
 for ((i = 0; i < count; i++)); do ctl "$i" --json peers 2>/dev/null | grep -q '"state" *: *"linked"' && { sender=$i; break; }; done
 while [ "$(date +%s)" -lt $(( hour - 5 )) ]; do sleep 0.2; done
 echo "$(now_ms) ${names[$sender]} *" >> "$MESHLAB_OUT/sends.txt"
-flight=$(ctl "$sender" send "in flight at the hour")
+flight=$(ctl "$sender" send "in flight at the hour" 2> "$MESHLAB_OUT/flight-send.txt")
+[ -n "$flight" ] || fail "the broadcast in flight was not sent: $(tr '\n' ' ' < "$MESHLAB_OUT/flight-send.txt")"
 while [ "$(date +%s)" -lt "$hour" ]; do sleep 0.2; done; step=$hour; stamp "the hour: $(date -u +%H:%M:%S)"
 relinked=()
 relink_done() {
@@ -98,7 +99,7 @@ stamp "relinked after the hour (radio, seconds, power cycles): $(tr '\n' ';' < "
 for ((i = 0; i < nodes; i++)); do
   [ "$(count_after "$i" "${lines[$i]}" 'powering the adapter off and on')" -ge 1 ] || fail "${names[$i]} kept its address across the hour"
 done
-flight_delivered() { grep "message delivered" "$(log_of "$1")" | grep -c "$flight"; }
+flight_delivered() { grep "message delivered" "$(log_of "$1")" | grep -c "message_id=${flight:-none}"; }
 flight_everywhere() { local i; for ((i = 0; i < count; i++)); do [ $i = "$sender" ] || [ "$(flight_delivered "$i")" -ge 1 ] || return 1; done; }
 # Part E: a copy a dropped link left unacknowledged goes again only if that neighbour returns within its
 # grace, and a line of five may put a radio beyond the broadcast's hops: a miss is reported, a repeat fails.
