@@ -34,7 +34,7 @@
 #               stayed away past its departure grace (MESHNODE_VM_STRICT_DELIVERY=0 only prints the losses);
 #   outage      A-B-C on the fixed btvirt: messages A sends while bluetoothd is down, and while B's
 #               adapter is off, are held and reach C once B is back (Tests/VM/meshnoded-outage.sh).
-#   adversary   five nodes under kernel privacy (Privacy = device, rotate_address on) chat across a full hour of
+#   adversary   five nodes under kernel privacy (Privacy = device, rotate_address on, every pair linked) chat across an hour of
 #               mesh time, renaming and changing address at it (Tests/VM/adversary-rotation.sh, fixed btvirt, HCI
 #               traces); a passive listener reading only what radios carry (scripts/adversary.py) must name no
 #               node ID and link no observation across the hour (scripts/adversary_score.py --check, SECURITY.md).
@@ -97,5 +97,5 @@ score_adversary() {
     python3 scripts/adversary_score.py "$1" "$1/guesses.json" --check --rotating
 }
 ATTEMPTS=3 SCENARIO_CHECK=score_adversary scenario adversary 6 -t 900 --hci-trace --btvirt "$fixed_btvirt" \
-  --bluetoothd Tests/VM/bluetoothd-privacy.sh env CHAT=12 LEAD=120 Tests/VM/adversary-rotation.sh "$bin" 5 0
+  --bluetoothd Tests/VM/bluetoothd-privacy.sh env CHAT=12 LEAD=120 LINKS=4 Tests/VM/adversary-rotation.sh "$bin" 5 0
 echo "BlueZ VM test: every scenario passed"

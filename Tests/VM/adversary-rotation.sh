@@ -2,7 +2,7 @@
 # Scenario for scripts/blelab-run --hci-trace --bluetoothd Tests/VM/bluetoothd-privacy.sh: the passive-listener
 # adversary (issue 36) against nodes that stay up across an hour of mesh time. NODES meshnoded nodes (default 8,
 # letters A...) and CLIENTS clients without a GATT server (default 2, P and Q) start once, all in range, with
-# --rotate-address on and at most 3 links each, LEAD seconds (default 150) before the VM clock's next full hour
+# --rotate-address on and at most LINKS links each (default 3), LEAD seconds (default 150) before the VM clock's next full hour
 # (set before they start: mesh time follows a clock only at start, PROTOCOL.md Part C). They chat by script
 # until the hour; then every advertised name changes (PROTOCOL.md D13) and every adapter is powered off and on
 # for a new address (BLUEZ.md "Addresses"); they chat again for CHAT seconds (default 42). A broadcast sent just
@@ -16,7 +16,7 @@
 . "$(dirname "$MESHLAB_LIB")/scenario-lib.sh"
 bin=$(readlink -f "$1")
 [ -x "$bin/meshnoded" ] && [ -x "$bin/relayctl" ] || { echo "no meshnoded and relayctl in $bin"; exit 3; }
-nodes=${2:-8}; clients=${3:-2}; chat=${CHAT:-42}; lead=${LEAD:-150}
+nodes=${2:-8}; clients=${3:-2}; chat=${CHAT:-42}; lead=${LEAD:-150}; links=${LINKS:-3}
 count=$(( nodes + clients ))
 read -r -a adapters <<< "$MESHLAB_ADAPTERS"
 [ ${#adapters[@]} -ge "$count" ] || { echo "only ${#adapters[@]} adapters: $MESHLAB_ADAPTERS"; exit 3; }
@@ -36,7 +36,7 @@ start_radio() { # index, extra flags...
   local i=$1; shift
   local dir="/tmp/mesh-${names[$i]}"; mkdir -p "$dir"
   "$bin/meshnoded" --transport bluez --adapter "${adapters[$i]}" --state-directory "$dir" --runtime-directory "$dir" \
-    --name "node-${names[$i]}" --log-level debug --control-group root --rotate-address on --max-connections 3 "$@" \
+    --name "node-${names[$i]}" --log-level debug --control-group root --rotate-address on --max-connections "$links" "$@" \
     > >(uptime_lines > "$(log_of "$i")") 2>&1 &
   pids[$i]=$!
 }
