@@ -43,7 +43,7 @@ start_radio() { # index, extra flags...
 # Whether bluetoothd is gone or CHECK... holds: a wait ends at once when bluetoothd is gone.
 bluez_gone_or() { bluez_running || return 0; "$@"; }
 # Ends the run when bluetoothd is gone (the guest's 6.1 kernel can oops in hci_chan_del and take it with it,
-# BLUEZ.md "Known BlueZ and kernel bugs"): nothing after it can pass, and its deadlines would only be waited out.
+# BLUEZ.md "What holds in the emulator"): nothing after it can pass, and its deadlines would only be waited out.
 end_if_bluez_gone() {
   bluez_running && return 0
   save_kernel_log
